@@ -1,0 +1,109 @@
+"""Dice sources. The resolver never touches a global random: a source is injected.
+
+Every die has a key (CONTRACT.md): `<combatant>.initiative.<k>`, `<combatant>.attack.<k>`,
+`<combatant>.damage.<k>`. A seeded die is derived from (seed, key, index) with BLAKE2b, so
+it is the same on every machine and Python version, and fixing one die never shifts another.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from hashlib import blake2b
+from typing import Protocol
+
+from .errors import Issue, MissingDie
+
+SEED_BOUNDS = (0, 2**53 - 1)  # JSON-safe for JavaScript clients, which read numbers as doubles
+
+DieValue = int | tuple[int, ...]
+
+
+class DiceSource(Protocol):
+    seed: int | None
+
+    def given(self) -> Mapping[str, DieValue]:
+        """Dice supplied by the caller (validated by the resolver before it resolves)."""
+        ...
+
+    def roll(self, key: str, sides: int) -> int: ...
+
+    def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]: ...
+
+
+def new_seed() -> int:
+    """An unpredictable seed for a round whose caller sent none."""
+    return secrets.randbelow(SEED_BOUNDS[1] + 1)
+
+
+class SeededDice:
+    """Uniform dice from a seed, addressed by key: stable across machines and versions."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self._prefix = f"{seed}|".encode()
+
+    def given(self) -> Mapping[str, DieValue]:
+        return {}
+
+    def _die(self, key: str, index: int, sides: int) -> int:
+        limit = (1 << 64) - (1 << 64) % sides  # reject the top sliver so every face is equally likely
+        attempt = 0
+        while True:
+            digest = blake2b(self._prefix + f"{key}|{index}|{attempt}".encode(), digest_size=8).digest()
+            value = int.from_bytes(digest, "big")
+            if value < limit:
+                return value % sides + 1
+            attempt += 1
+
+    def roll(self, key: str, sides: int) -> int:
+        return self._die(key, 0, sides)
+
+    def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
+        return tuple(self._die(key, index, sides) for index in range(count))
+
+
+class FixedDice:
+    """Dice a client rolled itself (a table with physical dice, a VTT). Nothing else."""
+
+    seed = None
+
+    def __init__(self, dice: Mapping[str, DieValue]):
+        self._dice = {key: tuple(value) if isinstance(value, (list, tuple)) else value for key, value in dice.items()}
+
+    def given(self) -> Mapping[str, DieValue]:
+        return self._dice
+
+    def _fixed(self, key: str) -> DieValue:
+        try:
+            return self._dice[key]
+        except KeyError:
+            raise MissingDie([Issue(f"/dice/{key}", "this die is needed but was not supplied")]) from None
+
+    def roll(self, key: str, sides: int) -> int:
+        value = self._fixed(key)
+        return value[0] if isinstance(value, tuple) else value
+
+    def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
+        value = self._fixed(key)
+        return value if isinstance(value, tuple) else (value,)
+
+
+class MixedDice:
+    """Fixed where given, seeded everywhere else: what the API uses."""
+
+    def __init__(self, dice: Mapping[str, DieValue], seed: int):
+        self.seed = seed
+        self._fixed = FixedDice(dice)
+        self._seeded = SeededDice(seed)
+
+    def given(self) -> Mapping[str, DieValue]:
+        return self._fixed.given()
+
+    def roll(self, key: str, sides: int) -> int:
+        source = self._fixed if key in self._fixed.given() else self._seeded
+        return source.roll(key, sides)
+
+    def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
+        source = self._fixed if key in self._fixed.given() else self._seeded
+        return source.roll_many(key, count, sides)

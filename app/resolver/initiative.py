@@ -1,0 +1,84 @@
+"""RULES.md section 5: scores for every action of the round, and the order and ticks they make."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .model import Attack, Combatant, Custom, Declaration, FirstAid
+from .ruleset import Ruleset, WeaponProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduled:
+    """One action placed in the round: its score, and what breaks ties."""
+
+    score: int
+    initiative: int  # as entered, before any penalty: the first tie-breaker
+    actor: str
+    seq: int
+    declaration: Declaration
+    technical_actions: int  # paid in this action's score (0 on attacks after the first)
+
+    @property
+    def target(self) -> str | None:
+        action = self.declaration.action
+        if isinstance(action, Attack):
+            targets = action.targets
+            return targets[min(self.seq, len(targets)) - 1]  # attacks past the list's end go to its last id
+        if isinstance(action, FirstAid):
+            return action.target
+        return None
+
+
+RollDelayDie = Callable[[str, int], int]  # (combatant id, action number k) -> delay die
+
+
+def schedule_declaration(declaration: Declaration, actor: Combatant, penalty: int, weapon: WeaponProfile,
+                         ruleset: Ruleset, roll_delay_die: RollDelayDie) -> list[Scheduled]:
+    """The scores of one combatant's actions, attack k >= 2 following attack k-1."""
+    action = declaration.action
+    if isinstance(action, Attack):
+        delay, count = weapon.delay, actor.attacks_per_round
+    elif isinstance(action, FirstAid):
+        delay, count = ruleset.first_aid_delay, 1
+    elif isinstance(action, Custom):
+        delay, count = action.delay, 1
+    else:
+        return []
+    technical = declaration.technical_actions
+    if isinstance(action, Attack) and not actor.weapon_ready:
+        technical += 1  # drawing the weapon is a technical action by itself
+    score = (actor.initiative - penalty - ruleset.technical_action_penalty * technical
+             - delay - roll_delay_die(actor.id, 1))
+    scheduled = [Scheduled(score, actor.initiative, actor.id, 1, declaration, technical)]
+    for k in range(2, count + 1):
+        score -= delay + roll_delay_die(actor.id, k)
+        scheduled.append(Scheduled(score, actor.initiative, actor.id, k, declaration, 0))
+    return scheduled
+
+
+def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
+    """Higher score first; then higher initiative; still equal: one simultaneous tick,
+    listed by combatant id, then seq."""
+    actions = sorted(actions, key=lambda a: (-a.score, -a.initiative, a.actor, a.seq))
+    ticks: list[list[Scheduled]] = []
+    previous: tuple[int, int] | None = None
+    for action in actions:
+        moment = (action.score, action.initiative)
+        if moment != previous:
+            ticks.append([])
+            previous = moment
+        ticks[-1].append(action)
+    return ticks
+
+
+def schedule_round(declarations: tuple[Declaration, ...], combatants: Mapping[str, Combatant],
+                   penalties: Mapping[str, int], weapons: Mapping[str, WeaponProfile], ruleset: Ruleset,
+                   roll_delay_die: RollDelayDie) -> list[list[Scheduled]]:
+    scheduled: list[Scheduled] = []
+    for declaration in declarations:
+        actor = combatants[declaration.combatant]
+        scheduled.extend(schedule_declaration(declaration, actor, penalties[actor.id], weapons[actor.id],
+                                              ruleset, roll_delay_die))
+    return order_into_ticks(scheduled)

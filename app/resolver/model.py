@@ -1,0 +1,135 @@
+"""What goes into the resolver and what comes out: frozen dataclasses, nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Status = Literal["active", "unconscious", "dead"]
+Result = Literal["wound", "deflected", "miss", "actor_down", "target_down", "done"]
+
+
+@dataclass(frozen=True, slots=True)
+class InlineWeapon:
+    """A weapon not in the armory: `{name, delay, damage}` with dice notation."""
+
+    name: str
+    delay: int
+    damage: str
+
+
+@dataclass(frozen=True, slots=True)
+class Wound:
+    """A wound carried. `penalty` and `bleed` of None take the class's row of the wound table."""
+
+    cls: str
+    penalty: int | None = None
+    bleed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    id: str
+    initiative: int
+    attack: int
+    defense: int
+    weapon: str | InlineWeapon
+    attacks_per_round: int = 1
+    weapon_ready: bool = True
+    damage_bonus: int = 0
+    armor: int = 0
+    toughness: int = 0
+    vitality: int = 10
+    blood: int | None = None  # None: full, equal to vitality
+    status: Status = "active"
+    wounds: tuple[Wound, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    targets: tuple[str, ...]
+    type: Literal["attack"] = "attack"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstAid:
+    target: str
+    type: Literal["first_aid"] = "first_aid"
+
+
+@dataclass(frozen=True, slots=True)
+class Custom:
+    name: str
+    delay: int
+    type: Literal["custom"] = "custom"
+
+
+@dataclass(frozen=True, slots=True)
+class NoAction:
+    type: Literal["none"] = "none"
+
+
+Action = Attack | FirstAid | Custom | NoAction
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    combatant: str
+    action: Action = field(default_factory=NoAction)
+    stance: str | None = None  # None: balanced
+    technical_actions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInput:
+    round: int
+    combatants: tuple[Combatant, ...]
+    declarations: tuple[Declaration, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOutcome:
+    tick: int
+    actor: str
+    seq: int
+    type: str
+    target: str | None
+    score: int
+    technical_actions: int
+    result: Result
+    roll: int | None = None
+    target_number: int | None = None
+    hit: bool | None = None
+    margin: int | None = None
+    damage_rolls: tuple[int, ...] | None = None
+    blow: int | None = None
+    effective: int | None = None
+    wound: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BloodLoss:
+    combatant: str
+    lost: int
+    blood: int
+    status: Status
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantState:
+    """A combatant after the round: the input with status, blood, weapon and wounds brought up to date."""
+
+    combatant: Combatant  # blood filled in, wounds with penalty and bleed filled in
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round: int
+    turn: int
+    ends_turn: bool
+    seed: int | None
+    dice: dict[str, int | tuple[int, ...]]
+    actions: tuple[ActionOutcome, ...]
+    bleeding: tuple[BloodLoss, ...]
+    combatants: tuple[CombatantState, ...]

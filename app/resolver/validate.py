@@ -1,0 +1,198 @@
+"""RULES.md section 9: everything refused before a round is resolved, each issue naming its field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import bounds
+from .errors import InvalidNotation, InvalidRound, Issues
+from .model import Attack, Combatant, Custom, Declaration, FirstAid, InlineWeapon, NoAction, RoundInput
+from .notation import parse_damage
+from .ruleset import STATUSES, Ruleset, WeaponProfile
+
+DICE_KINDS = ("initiative", "attack", "damage")
+D20 = 20
+
+
+def _int_within(issues: Issues, field: str, value: Any, limits: tuple[int, int]) -> bool:
+    if not isinstance(value, int) or isinstance(value, bool):
+        issues.add(field, "must be an integer")
+        return False
+    if not limits[0] <= value <= limits[1]:
+        issues.add(field, f"must be within {limits[0]}..{limits[1]}")
+        return False
+    return True
+
+
+def _text_within(issues: Issues, field: str, value: Any, limits: tuple[int, int]) -> None:
+    if not isinstance(value, str) or not limits[0] <= len(value) <= limits[1]:
+        issues.add(field, f"must be a string of {limits[0]}..{limits[1]} characters")
+
+
+def weapon_profile(weapon: str | InlineWeapon, ruleset: Ruleset, field: str) -> WeaponProfile:
+    """The weapon's delay and damage: an armory key, or an inline profile."""
+    if isinstance(weapon, InlineWeapon):
+        return WeaponProfile(weapon.name, weapon.delay, parse_damage(weapon.damage, f"{field}/damage"))
+    try:
+        return ruleset.armory[weapon]
+    except (KeyError, TypeError):
+        issues = Issues()
+        issues.add(field, f"{weapon!r} is not in the armory")
+        issues.raise_if_any()
+        raise  # unreachable: raise_if_any raised
+
+
+def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset) -> WeaponProfile | None:
+    _text_within(issues, f"{field}/id", c.id, bounds.ID_LENGTH)
+    for name, limits in (
+        ("initiative", bounds.INITIATIVE),
+        ("attack", bounds.ATTACK),
+        ("defense", bounds.DEFENSE),
+        ("attacks_per_round", bounds.ATTACKS_PER_ROUND),
+        ("damage_bonus", bounds.DAMAGE_BONUS),
+        ("armor", bounds.ARMOR),
+        ("toughness", bounds.TOUGHNESS),
+        ("vitality", bounds.VITALITY),
+    ):
+        _int_within(issues, f"{field}/{name}", getattr(c, name), limits)
+    if c.blood is not None:
+        _int_within(issues, f"{field}/blood", c.blood, bounds.BLOOD)
+    if not isinstance(c.weapon_ready, bool):
+        issues.add(f"{field}/weapon_ready", "must be a boolean")
+    if c.status not in STATUSES:
+        issues.add(f"{field}/status", f"must be one of {', '.join(STATUSES)}")
+    if len(c.wounds) > bounds.MAX_WOUNDS:
+        issues.add(f"{field}/wounds", f"at most {bounds.MAX_WOUNDS} wounds")
+    for index, wound in enumerate(c.wounds):
+        here = f"{field}/wounds/{index}"
+        if ruleset.wound_class(wound.cls) is None:
+            issues.add(f"{here}/class", f"{wound.cls!r} is not a wound class of the ruleset")
+        if wound.penalty is not None:
+            _int_within(issues, f"{here}/penalty", wound.penalty, bounds.WOUND_PENALTY)
+        if wound.bleed is not None:
+            _int_within(issues, f"{here}/bleed", wound.bleed, bounds.WOUND_BLEED)
+    weapon = c.weapon
+    if isinstance(weapon, InlineWeapon):
+        _text_within(issues, f"{field}/weapon/name", weapon.name, bounds.NAME_LENGTH)
+        if not _int_within(issues, f"{field}/weapon/delay", weapon.delay, bounds.DELAY):
+            return None
+    try:
+        return weapon_profile(weapon, ruleset, f"{field}/weapon")
+    except (InvalidNotation, InvalidRound) as error:
+        issues.found.extend(error.issues)
+        return None
+
+
+def _check_target(issues: Issues, field: str, target: Any, actor: str, by_id: Mapping[str, Combatant],
+                  self_allowed: bool) -> None:
+    found = by_id.get(target) if isinstance(target, str) else None
+    if found is None:
+        issues.add(field, f"{target!r} is not a combatant of this encounter")
+    elif target == actor and not self_allowed:
+        issues.add(field, "a combatant cannot attack itself")
+    elif found.status == "dead":
+        issues.add(field, f"{target!r} is already dead")
+
+
+def _check_declaration(issues: Issues, d: Declaration, field: str, by_id: Mapping[str, Combatant],
+                       ruleset: Ruleset) -> None:
+    actor = by_id.get(d.combatant) if isinstance(d.combatant, str) else None
+    if actor is None:
+        issues.add(f"{field}/combatant", f"{d.combatant!r} is not a combatant of this encounter")
+        return
+    if actor.status != "active":
+        issues.add(f"{field}/combatant", f"{d.combatant!r} is {actor.status} and cannot declare anything")
+    if d.stance is not None and (not isinstance(d.stance, str) or d.stance not in ruleset.stances):
+        issues.add(f"{field}/stance", f"unknown stance {d.stance!r}; known: {', '.join(ruleset.stances)}")
+    if _int_within(issues, f"{field}/technical_actions", d.technical_actions, bounds.TECHNICAL_ACTIONS):
+        if isinstance(d.action, NoAction) and d.technical_actions:
+            issues.add(f"{field}/technical_actions", "technical actions go with an action, not with 'none'")
+    action = d.action
+    if isinstance(action, Attack):
+        count = len(action.targets)
+        if not 1 <= count <= actor.attacks_per_round:
+            issues.add(f"{field}/action/targets", f"must name 1..{actor.attacks_per_round} targets (attacks_per_round)")
+        for index, target in enumerate(action.targets):
+            _check_target(issues, f"{field}/action/targets/{index}", target, d.combatant, by_id, self_allowed=False)
+    elif isinstance(action, FirstAid):
+        _check_target(issues, f"{field}/action/target", action.target, d.combatant, by_id, self_allowed=True)
+    elif isinstance(action, Custom):
+        _text_within(issues, f"{field}/action/name", action.name, bounds.NAME_LENGTH)
+        _int_within(issues, f"{field}/action/delay", action.delay, bounds.DELAY)
+    elif not isinstance(action, NoAction):
+        issues.add(f"{field}/action/type", "unknown action type; use attack, first_aid, custom or none")
+
+
+def _possible_dice(declarations: tuple[Declaration, ...], weapons: Mapping[str, WeaponProfile],
+                   by_id: Mapping[str, Combatant], ruleset: Ruleset) -> dict[str, tuple[int, int]]:
+    """Every die the declarations could roll: key -> (number of dice, sides)."""
+    possible: dict[str, tuple[int, int]] = {}
+    for d in declarations:
+        if isinstance(d.action, Attack):
+            damage = weapons[d.combatant].damage
+            for k in range(1, by_id[d.combatant].attacks_per_round + 1):
+                possible[f"{d.combatant}.initiative.{k}"] = (1, ruleset.delay_die)
+                possible[f"{d.combatant}.attack.{k}"] = (1, D20)
+                possible[f"{d.combatant}.damage.{k}"] = (damage.count, damage.sides)
+        elif isinstance(d.action, (FirstAid, Custom)):
+            possible[f"{d.combatant}.initiative.1"] = (1, ruleset.delay_die)
+    return possible
+
+
+def _check_dice(issues: Issues, given: Mapping[str, Any], possible: Mapping[str, tuple[int, int]]) -> None:
+    for key, value in given.items():
+        field = f"/dice/{key}"
+        if key not in possible:
+            issues.add(field, "names no roll the declarations could make")
+            continue
+        count, sides = possible[key]
+        is_damage = key.rsplit(".", 2)[-2] == "damage"
+        values = list(value) if is_damage and isinstance(value, (list, tuple)) else [value]
+        if len(values) != count:
+            issues.add(field, f"needs {count} value(s), one per damage die; got {len(values)}")
+            continue
+        for value in values:
+            _int_within(issues, field, value, (1, sides))
+
+
+def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str, Any]) -> dict[str, WeaponProfile]:
+    """Refuse anything section 9 forbids; return each combatant's weapon profile for the round."""
+    issues = Issues()
+    _int_within(issues, "/round", state.round, bounds.ROUND)
+    if len(state.combatants) > bounds.MAX_COMBATANTS:
+        issues.add("/combatants", f"at most {bounds.MAX_COMBATANTS} combatants")
+    if len(state.declarations) > bounds.MAX_DECLARATIONS:
+        issues.add("/declarations", f"at most {bounds.MAX_DECLARATIONS} declarations")
+    issues.raise_if_any()
+
+    by_id: dict[str, Combatant] = {}
+    weapons: dict[str, WeaponProfile] = {}
+    for index, combatant in enumerate(state.combatants):
+        field = f"/combatants/{index}"
+        if not isinstance(combatant.id, str):
+            issues.add(f"{field}/id", "must be a string")
+            continue
+        if combatant.id in by_id:
+            issues.add(f"{field}/id", f"{combatant.id!r} appears twice")
+        by_id[combatant.id] = combatant
+        weapon = _check_combatant(issues, combatant, field, ruleset)
+        if weapon is not None:
+            weapons[combatant.id] = weapon
+    issues.raise_if_any()
+
+    declared: set[str] = set()
+    for index, declaration in enumerate(state.declarations):
+        field = f"/declarations/{index}"
+        if not isinstance(declaration.combatant, str):
+            issues.add(f"{field}/combatant", "must be a combatant id")
+            continue
+        if declaration.combatant in declared:
+            issues.add(f"{field}/combatant", f"{declaration.combatant!r} already has a declaration this round")
+        declared.add(declaration.combatant)
+        _check_declaration(issues, declaration, field, by_id, ruleset)
+    issues.raise_if_any()
+
+    _check_dice(issues, given_dice, _possible_dice(state.declarations, weapons, by_id, ruleset))
+    issues.raise_if_any()
+    return weapons

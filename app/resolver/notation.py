@@ -12,7 +12,7 @@ COUNT_BOUNDS = (1, 20)
 SIDES_BOUNDS = (2, 100)
 MODIFIER_BOUNDS = (-100, 100)
 
-_NOTATION = re.compile(r"(\d{1,3})d(\d{1,4})(?:([+-])(\d{1,4}))?")
+_NOTATION = re.compile(r"(\d{1,3})d(\d{1,4})(?:([+-])(\d{1,4}))?", re.ASCII)  # ASCII: \d alone also takes "١d٦"
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,10 @@ def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset)
         issues.add(f"{field}/wounds", f"at most {bounds.MAX_WOUNDS} wounds")
     for index, wound in enumerate(c.wounds):
         here = f"{field}/wounds/{index}"
-        if ruleset.wound_class(wound.cls) is None:
+        if not isinstance(wound.cls, str) or not 1 <= len(wound.cls) <= bounds.ID_LENGTH[1]:
+            issues.add(f"{here}/class", "must be a wound class name")
+        elif (wound.penalty is None or wound.bleed is None) and ruleset.wound_class(wound.cls) is None:
+            # a wound that names its own penalty and bleed may carry any class (a burn, a curse)
             issues.add(f"{here}/class", f"{wound.cls!r} is not a wound class of the ruleset")
         if wound.penalty is not None:
             _int_within(issues, f"{here}/penalty", wound.penalty, bounds.WOUND_PENALTY)

@@ -1,0 +1,37 @@
+"""Settings from the environment (and an optional .env file). SQLite is the embedded default."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE_PATH = Path(__file__).resolve().parent.parent / "var" / "combat.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        default=f"sqlite:///{DEFAULT_SQLITE_PATH}",
+        description="SQLAlchemy URL; postgresql+psycopg://... in production, an SQLite file by default.",
+    )
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    sqlite_busy_timeout_ms: int = 5000
+    max_body_bytes: int = 64 * 1024
+    cors_origins: list[str] = Field(default_factory=list, description="Exact origins allowed to call from a browser.")
+    cors_origin_regex: str | None = Field(default=None, description="A regex of allowed browser origins.")
+    idempotency_ttl_hours: int = 24
+    log_level: str = "info"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

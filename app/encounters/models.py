@@ -1,0 +1,58 @@
+"""Encounters and their combatants."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db import Base, JSONDocument
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Encounter(Base):
+    __tablename__ = "encounters"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSONDocument, default=dict)  # overrides of the default ruleset
+    round: Mapped[int] = mapped_column(Integer, default=0)  # rounds resolved so far
+    version: Mapped[int] = mapped_column(Integer, default=1)  # bumped by every change: the ETag
+    next_position: Mapped[int] = mapped_column(Integer, default=0)  # order in which combatants were added
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+    combatants: Mapped[list[Combatant]] = relationship(
+        back_populates="encounter", order_by="Combatant.position", cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Combatant(Base):
+    __tablename__ = "combatants"
+    __table_args__ = (UniqueConstraint("encounter_id", "position"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(100))
+    initiative: Mapped[int] = mapped_column(Integer)
+    attack: Mapped[int] = mapped_column(Integer)
+    defense: Mapped[int] = mapped_column(Integer)
+    weapon: Mapped[Any] = mapped_column(JSONDocument)  # an armory key (string) or an inline profile
+    attacks_per_round: Mapped[int] = mapped_column(Integer, default=1)
+    weapon_ready: Mapped[bool] = mapped_column(default=True)
+    damage_bonus: Mapped[int] = mapped_column(Integer, default=0)
+    armor: Mapped[int] = mapped_column(Integer, default=0)
+    toughness: Mapped[int] = mapped_column(Integer, default=0)
+    vitality: Mapped[int] = mapped_column(Integer, default=10)
+    blood: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    wounds: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument, default=list)
+
+    encounter: Mapped[Encounter] = relationship(back_populates="combatants")

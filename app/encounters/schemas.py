@@ -1,0 +1,153 @@
+"""Encounter and combatant bodies, named by role. Bounds are CONTRACT.md's (app.resolver.bounds)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.resolver import bounds
+from app.schemas import Bool, Id, Input, Name, bounded
+
+DAMAGE_PATTERN = r"^\d{1,3}d\d{1,4}([+-]\d{1,4})?$"
+Status = Literal["active", "unconscious", "dead"]
+RulesOverrides = Annotated[
+    dict[str, Any],
+    Field(description="Partial ruleset overrides (see GET /v1/rules), e.g. {\"delay_die\": 6}.",
+          max_length=20),
+]
+
+
+class InlineWeapon(Input):
+    name: Name
+    delay: bounded(bounds.DELAY)
+    damage: Annotated[str, Field(pattern=DAMAGE_PATTERN, max_length=12, examples=["1d8", "2d6+1"])]
+
+
+Weapon = Annotated[
+    Id | InlineWeapon,
+    Field(description="An armory key (GET /v1/rules) or an inline profile {name, delay, damage}."),
+]
+
+
+class WoundIn(Input):
+    model_config = ConfigDict(populate_by_name=True)
+
+    class_: Annotated[Id, Field(alias="class")]
+    penalty: bounded(bounds.WOUND_PENALTY) | None = None
+    bleed: bounded(bounds.WOUND_BLEED) | None = None
+
+
+class WoundRead(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    class_: str = Field(alias="class")
+    penalty: int
+    bleed: int
+
+
+Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
+
+
+class CombatantFields(Input):
+    """RULES.md section 2. Defaults in brackets there are the defaults here."""
+
+    name: Name | None = None
+    initiative: bounded(bounds.INITIATIVE)
+    attack: bounded(bounds.ATTACK)
+    defense: bounded(bounds.DEFENSE)
+    weapon: Weapon
+    attacks_per_round: bounded(bounds.ATTACKS_PER_ROUND) = 1
+    weapon_ready: Bool = True
+    damage_bonus: bounded(bounds.DAMAGE_BONUS) = 0
+    armor: bounded(bounds.ARMOR) = 0
+    toughness: bounded(bounds.TOUGHNESS) = 0
+    vitality: bounded(bounds.VITALITY) = 10
+    blood: bounded(bounds.BLOOD) | None = Field(default=None, description="Blood left; defaults to vitality.")
+    status: Status = "active"
+    wounds: Wounds = []
+
+
+COMBATANT_EXAMPLE = {"name": "Ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword",
+                     "armor": 1}
+
+
+class CombatantCreate(CombatantFields):
+    model_config = ConfigDict(json_schema_extra={"examples": [COMBATANT_EXAMPLE]})
+
+
+class CombatantUpdate(Input):
+    """Change between rounds: only the fields sent are changed."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
+
+    name: Name | None = None
+    initiative: bounded(bounds.INITIATIVE) | None = None
+    attack: bounded(bounds.ATTACK) | None = None
+    defense: bounded(bounds.DEFENSE) | None = None
+    weapon: Weapon | None = None
+    attacks_per_round: bounded(bounds.ATTACKS_PER_ROUND) | None = None
+    weapon_ready: Bool | None = None
+    damage_bonus: bounded(bounds.DAMAGE_BONUS) | None = None
+    armor: bounded(bounds.ARMOR) | None = None
+    toughness: bounded(bounds.TOUGHNESS) | None = None
+    vitality: bounded(bounds.VITALITY) | None = None
+    blood: bounded(bounds.BLOOD) | None = None
+    status: Status | None = None
+    wounds: Wounds | None = None
+
+
+class CombatantRead(BaseModel):
+    id: str
+    name: str | None
+    initiative: int
+    attack: int
+    defense: int
+    weapon: str | dict[str, Any]
+    attacks_per_round: int
+    weapon_ready: bool
+    damage_bonus: int
+    armor: int
+    toughness: int
+    vitality: int
+    blood: int
+    status: Status
+    wounds: list[WoundRead]
+    penalty: int = Field(description="Wound penalty: the sum of the wounds' penalties.")
+
+
+class EncounterCreate(Input):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"name": "Ambush at the ford", "rules": {"delay_die": 10},
+         "combatants": [COMBATANT_EXAMPLE,
+                        {"name": "Bolek", "initiative": 18, "attack": 12, "defense": 5, "weapon": "spear"}]},
+    ]})
+
+    name: Name
+    rules: RulesOverrides = {}
+    combatants: Annotated[list[CombatantCreate], Field(max_length=bounds.MAX_COMBATANTS)] = []
+
+
+class EncounterUpdate(Input):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Ambush, second wave",
+                                                               "rules": {"delay_die": 8}}]})
+
+    name: Name | None = None
+    rules: RulesOverrides | None = None
+
+
+class EncounterSummary(BaseModel):
+    id: str
+    name: str
+    round: int = Field(description="Rounds resolved so far; the next one is round + 1.")
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class EncounterRead(EncounterSummary):
+    turn: int = Field(description="The turn the next round belongs to.")
+    rules: dict[str, Any] = Field(description="This encounter's overrides.")
+    ruleset: dict[str, Any] = Field(description="The whole ruleset in force: defaults with the overrides applied.")
+    combatants: list[CombatantRead]

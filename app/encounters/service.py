@@ -1,0 +1,180 @@
+"""Encounters and combatants: one transaction per use case."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session, selectinload
+
+from app.concurrency import check_if_match, claim_version, is_write_conflict
+from app.encounters.models import Combatant, Encounter
+from app.encounters.schemas import CombatantCreate, CombatantFields, CombatantUpdate, EncounterCreate, EncounterUpdate
+from app.problems import Conflict, NotFound, Unprocessable
+from app.resolver import InvalidRound, Ruleset, bounds, build_ruleset
+from app.resolver.errors import Issues
+from app.resolver.validate import weapon_profile
+from app.resolver.wounds import fill_wound
+from app.rounds import mapping
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+@contextmanager
+def write_transaction(session: Session) -> Iterator[None]:
+    """One transaction; a race lost at the database becomes a 409 the client can retry."""
+    try:
+        with session.begin():
+            yield
+    except DBAPIError as error:
+        if is_write_conflict(error):
+            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
+        raise
+
+
+def _load(session: Session, encounter_id: str, *, with_combatants: bool = False) -> Encounter:
+    query = select(Encounter).where(Encounter.id == encounter_id)
+    if with_combatants:
+        query = query.options(selectinload(Encounter.combatants))
+    encounter = session.scalars(query).one_or_none()
+    if encounter is None:
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    return encounter
+
+
+def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer: str = "") -> dict[str, Any]:
+    """Column values for a combatant, its weapon and wound classes checked against the ruleset."""
+    combatant = mapping.combatant_from_schema("new", fields)
+    weapon_profile(combatant.weapon, ruleset, f"{pointer}/weapon")
+    issues = Issues()
+    for i, wound in enumerate(combatant.wounds):
+        if (wound.penalty is None or wound.bleed is None) and ruleset.wound_class(wound.cls) is None:
+            issues.add(f"{pointer}/wounds/{i}/class", f"{wound.cls!r} is not a wound class of the ruleset; "
+                                                      "name one, or give penalty and bleed")
+    issues.raise_if_any()
+    wounds = [fill_wound(w, ruleset) for w in combatant.wounds]
+    values = mapping.row_values(combatant)
+    values["wounds"] = [{"class": w.cls, "penalty": w.penalty, "bleed": w.bleed} for w in wounds]
+    values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
+    values["name"] = fields.name
+    return values
+
+
+def ruleset_of(encounter: Encounter) -> Ruleset:
+    return build_ruleset(encounter.rules)
+
+
+def create(*, session: Session, data: EncounterCreate) -> Encounter:
+    ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is written
+    rows = [Combatant(id=new_id(), position=i, **_checked_combatant_values(c, ruleset, f"/combatants/{i}"))
+            for i, c in enumerate(data.combatants)]
+    encounter = Encounter(id=new_id(), name=data.name, rules=data.rules, round=0, version=1,
+                          next_position=len(rows), combatants=rows)
+    with write_transaction(session):
+        session.add(encounter)
+    return encounter
+
+
+def get(*, session: Session, encounter_id: str) -> Encounter:
+    with session.begin():
+        return _load(session, encounter_id, with_combatants=True)
+
+
+def list(*, session: Session, limit: int, offset: int) -> tuple[list[Encounter], int]:  # noqa: A001
+    with session.begin():
+        total = session.scalar(select(func.count()).select_from(Encounter)) or 0
+        items = session.scalars(
+            select(Encounter).order_by(Encounter.created_at.desc(), Encounter.id.desc()).limit(limit).offset(offset)
+        ).all()
+    return items, total
+
+
+def update(*, session: Session, encounter_id: str, data: EncounterUpdate, if_match: str | None) -> Encounter:
+    with write_transaction(session):
+        encounter = _load(session, encounter_id, with_combatants=True)
+        check_if_match(if_match, encounter.version)
+        changes: dict[str, Any] = {}
+        if data.name is not None:
+            changes["name"] = data.name
+        if data.rules is not None:
+            ruleset = build_ruleset(data.rules)
+            for i, row in enumerate(encounter.combatants):
+                try:
+                    weapon_profile(mapping.weapon_from_json(row.weapon), ruleset, f"/combatants/{i}/weapon")
+                except InvalidRound as error:
+                    raise Unprocessable(f"The new rules lack the weapon of combatant {row.id}: {error}") from None
+            changes["rules"] = data.rules
+        claim_version(session, encounter_id, encounter.version, **changes)
+    session.expire(encounter)
+    return get(session=session, encounter_id=encounter_id)
+
+
+def delete(*, session: Session, encounter_id: str, if_match: str | None) -> None:
+    with write_transaction(session):
+        encounter = _load(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        claim_version(session, encounter_id, encounter.version)
+        session.delete(encounter)
+
+
+def _load_combatant(session: Session, encounter_id: str, combatant_id: str) -> Combatant:
+    row = session.get(Combatant, combatant_id)
+    if row is None or row.encounter_id != encounter_id:
+        raise NotFound(f"Encounter {encounter_id} has no combatant {combatant_id}.")
+    return row
+
+
+def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate,
+                  if_match: str | None) -> tuple[Combatant, int]:
+    with write_transaction(session):
+        encounter = _load(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        count = session.scalar(select(func.count()).where(Combatant.encounter_id == encounter_id)) or 0
+        if count >= bounds.MAX_COMBATANTS:
+            raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
+        values = _checked_combatant_values(data, ruleset_of(encounter))
+        position = encounter.next_position
+        version = claim_version(session, encounter_id, encounter.version, next_position=position + 1)
+        row = Combatant(id=new_id(), encounter_id=encounter_id, position=position, **values)
+        session.add(row)
+    return row, version
+
+
+def get_combatant(*, session: Session, encounter_id: str, combatant_id: str) -> tuple[Combatant, int]:
+    with session.begin():
+        encounter = _load(session, encounter_id)
+        return _load_combatant(session, encounter_id, combatant_id), encounter.version
+
+
+def update_combatant(*, session: Session, encounter_id: str, combatant_id: str, data: CombatantUpdate,
+                     if_match: str | None) -> tuple[Combatant, int]:
+    with write_transaction(session):
+        encounter = _load(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        row = _load_combatant(session, encounter_id, combatant_id)
+        current = mapping.snapshot(row)
+        changed = data.model_dump(exclude_unset=True, by_alias=True)
+        if "vitality" in changed and "blood" not in changed and row.blood == row.vitality:
+            changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
+        merged = CombatantFields.model_validate(
+            {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False)
+        values = _checked_combatant_values(merged, ruleset_of(encounter))
+        version = claim_version(session, encounter_id, encounter.version)
+        for name, value in values.items():
+            setattr(row, name, value)
+    return row, version
+
+
+def remove_combatant(*, session: Session, encounter_id: str, combatant_id: str, if_match: str | None) -> None:
+    with write_transaction(session):
+        encounter = _load(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        row = _load_combatant(session, encounter_id, combatant_id)
+        claim_version(session, encounter_id, encounter.version)
+        session.delete(row)

@@ -1,0 +1,4 @@
+"""Every ORM model, imported in one place so Base.metadata knows all tables (Alembic, tests)."""
+
+from app.encounters.models import Combatant, Encounter  # noqa: F401
+from app.rounds.models import Round  # noqa: F401

@@ -1,0 +1,135 @@
+"""RFC 9457 problem+json for every error: domain refusals, HTTP errors, validation, the unexpected.
+
+Each problem has a stable `type` (`/problems/<slug>`, the slug kebab-case from the error
+class), `title`, `status` equal to the HTTP status, `detail`, and for validation errors
+`errors[]` with a JSON pointer to each bad field.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from app.resolver import ResolverError
+
+log = logging.getLogger(__name__)
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+TYPE_PREFIX = "/problems/"
+
+
+class ServiceError(Exception):
+    """A refusal of the service layer; subclasses fix status, type and title."""
+
+    status = 400
+    type = "bad-request"
+    title = "Bad request"
+    headers: dict[str, str] = {}
+
+    def __init__(self, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    status, type, title = 404, "not-found", "Not found"
+
+
+class Conflict(ServiceError):
+    status, type, title = 409, "conflict", "Conflict: re-read and resend"
+
+
+class NotLatestRound(ServiceError):
+    status, type, title = 409, "not-latest-round", "Only the latest round can be undone"
+
+
+class PreconditionFailed(ServiceError):
+    status, type, title = 412, "precondition-failed", "The resource changed since you read it"
+
+
+class Unprocessable(ServiceError):
+    status, type, title = 422, "unprocessable", "The request breaks a rule"
+
+
+class PayloadTooLarge(ServiceError):
+    status, type, title = 413, "payload-too-large", "The request body is too large"
+
+
+class ServiceUnavailable(ServiceError):
+    status, type, title = 503, "database-unavailable", "The database is unavailable; retry shortly"
+    headers = {"Retry-After": "1"}
+
+
+def problem(status: int, type_: str, title: str, detail: str, headers: dict[str, str] | None = None,
+            **extra: Any) -> Response:
+    body = {"type": TYPE_PREFIX + type_, "title": title, "status": status, "detail": detail, **extra}
+    return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def pointer(location: tuple[Any, ...]) -> str:
+    """('body', 'combatants', 0, 'id') -> '/combatants/0/id' (RFC 6901 escaping)."""
+    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in location]
+    return "/" + "/".join(parts) if parts else ""
+
+
+def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
+    found = []
+    for item in error.errors():
+        location = tuple(item.get("loc", ()))
+        where = location[0] if location else "body"
+        # pydantic puts the union member's tag in the location; it is not a field of the document
+        path = tuple(p for p in location[1:] if not (isinstance(p, str) and p.startswith("function-")))
+        found.append({"in": where, "pointer": pointer(path), "detail": item.get("msg", "invalid")})
+    return found
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, error: ServiceError) -> Response:
+        return problem(error.status, error.type, error.title, error.detail, headers=error.headers or None,
+                       **error.extra)
+
+    @app.exception_handler(ResolverError)
+    async def _resolver_error(_request: Request, error: ResolverError) -> Response:
+        errors = [{"in": "body", "pointer": issue.field, "detail": issue.message} for issue in error.issues]
+        return problem(422, error.type, error.title, str(error), errors=errors)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, error: RequestValidationError) -> Response:
+        errors = _validation_errors(error)
+        detail = "; ".join(f"{e['pointer'] or e['in']}: {e['detail']}" for e in errors[:5])
+        return problem(422, "validation-error", "The request is not valid", detail, errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> Response:
+        phrase = HTTPStatus(error.status_code).phrase
+        slug = phrase.lower().replace(" ", "-").replace("'", "")
+        detail = error.detail if isinstance(error.detail, str) else phrase
+        return problem(error.status_code, slug, phrase, detail, headers=getattr(error, "headers", None))
+
+    @app.exception_handler(OperationalError)
+    async def _database_down(_request: Request, error: OperationalError) -> Response:
+        log.warning("database unavailable: %s", error.orig)
+        return problem(503, ServiceUnavailable.type, ServiceUnavailable.title,
+                       "The database did not answer. Nothing was changed; retry shortly.",
+                       headers=ServiceUnavailable.headers)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_error(_request: Request, error: DBAPIError) -> Response:
+        if error.connection_invalidated:
+            return await _database_down(_request, error)  # type: ignore[arg-type]
+        log.exception("database error")
+        return problem(500, "internal-error", "Internal server error", "An unexpected database error occurred.")
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, error: Exception) -> Response:
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "Internal server error", "An unexpected error occurred.")

@@ -1,0 +1,66 @@
+"""HTTP for rounds: the persisted history and undo, the stateless resolver, and the ruleset."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response, status
+
+from app.concurrency import etag
+from app.deps import IfMatch, Limit, Offset, SessionDep
+from app.resolver import DEFAULT_RULESET, bounds
+from app.responses import JSONDocumentResponse
+from app.rounds import service
+from app.rounds.schemas import ResolveRequest, RoundCreate, RoundRead
+from app.schemas import Page
+
+router = APIRouter(tags=["rounds"])
+RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
+
+
+@router.post("/v1/encounters/{encounter_id}/rounds", status_code=status.HTTP_201_CREATED, response_model=RoundRead,
+             response_class=JSONDocumentResponse)
+def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep,
+                       if_match: IfMatch = None) -> Response:
+    """Resolve the encounter's next round from the declarations and persist it."""
+    document, version = service.resolve_next_round(session=session, encounter_id=encounter_id, round_in=round_in,
+                                                   if_match=if_match)
+    return JSONDocumentResponse(document, status_code=status.HTTP_201_CREATED, headers={
+        "ETag": etag(version), "Location": f"/v1/encounters/{encounter_id}/rounds/{document['round']}"})
+
+
+@router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead],
+            response_class=JSONDocumentResponse)
+def list_rounds(encounter_id: str, session: SessionDep, limit: Limit = 20, offset: Offset = 0) -> Response:
+    """The round history, oldest first."""
+    documents, total, version = service.list_rounds(session=session, encounter_id=encounter_id, limit=limit,
+                                                    offset=offset)
+    return JSONDocumentResponse({"items": documents, "total": total, "limit": limit, "offset": offset},
+                                headers={"ETag": etag(version)})
+
+
+@router.get("/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead,
+            response_class=JSONDocumentResponse)
+def read_round(encounter_id: str, number: RoundNumber, session: SessionDep) -> Response:
+    """One stored round: the same document its POST returned."""
+    document, version = service.get_round(session=session, encounter_id=encounter_id, number=number)
+    return JSONDocumentResponse(document, headers={"ETag": etag(version)})
+
+
+@router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
+def undo_round(encounter_id: str, number: RoundNumber, session: SessionDep, if_match: IfMatch = None) -> Response:
+    """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
+    version = service.undo_round(session=session, encounter_id=encounter_id, number=number, if_match=if_match)
+    return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"ETag": etag(version)})
+
+
+@router.post("/v1/resolve", response_model=RoundRead, response_class=JSONDocumentResponse)
+async def resolve(request: ResolveRequest) -> Response:  # CPU only: no thread hop
+    """Resolve one round from a full state in the body. Nothing is stored."""
+    return JSONDocumentResponse(service.resolve_stateless(request))
+
+
+@router.get("/v1/rules", tags=["rules"])
+async def rules() -> Response:
+    """The default ruleset, armory included, as data: any part of it can be overridden per encounter."""
+    return JSONDocumentResponse(dict(DEFAULT_RULESET.document))

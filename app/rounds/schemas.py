@@ -1,0 +1,150 @@
+"""Round bodies: declarations, dice and seed (persisted), plus the full state for /v1/resolve."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.encounters.schemas import CombatantFields, RulesOverrides
+from app.resolver import bounds
+from app.resolver.dice import SEED_BOUNDS
+from app.schemas import Id, Input, Name, bounded
+
+
+class AttackAction(Input):
+    type: Literal["attack"]
+    targets: Annotated[list[Id], Field(min_length=1, max_length=bounds.ATTACKS_PER_ROUND[1])] | None = None
+    target: Id | None = Field(default=None, description="Short for targets: [target].")
+
+    @model_validator(mode="after")
+    def _one_of_target_or_targets(self) -> AttackAction:
+        if (self.targets is None) == (self.target is None):
+            raise ValueError("give either targets (a list) or target (one id)")
+        return self
+
+    @property
+    def target_list(self) -> list[str]:
+        return self.targets if self.targets is not None else [self.target]  # type: ignore[list-item]
+
+
+class FirstAidAction(Input):
+    type: Literal["first_aid"]
+    target: Id
+
+
+class CustomAction(Input):
+    type: Literal["custom"]
+    name: Name
+    delay: bounded(bounds.DELAY)
+
+
+class NoAction(Input):
+    type: Literal["none"]
+
+
+Action = Annotated[AttackAction | FirstAidAction | CustomAction | NoAction, Field(discriminator="type")]
+
+
+class DeclarationIn(Input):
+    combatant: Id
+    stance: Id | None = Field(default=None, description="offensive, balanced or defensive (or a ruleset's own); "
+                                                        "none given: balanced.")
+    action: Action = Field(default_factory=lambda: NoAction(type="none"))
+    technical_actions: bounded(bounds.TECHNICAL_ACTIONS) = 0
+
+
+DieValue = bounded((-1000, 1000)) | Annotated[list[bounded((-1000, 1000))], Field(min_length=1, max_length=20)]
+Dice = Annotated[
+    dict[Annotated[str, Field(max_length=100)], DieValue],
+    Field(max_length=bounds.MAX_DECLARATIONS * 12,
+          description="Dice rolled by the client, by key: <id>.initiative.<k>, <id>.attack.<k>, "
+                      "<id>.damage.<k> (a list, one value per damage die). Missing dice are rolled from seed."),
+]
+Seed = Annotated[bounded(SEED_BOUNDS), Field(description="Seed for the dice not given; omitted: the server picks.")]
+
+ROUND_EXAMPLE = {
+    "declarations": [
+        {"combatant": "ala", "stance": "offensive", "action": {"type": "attack", "targets": ["bolek"]}},
+        {"combatant": "bolek", "stance": "defensive", "action": {"type": "attack", "target": "ala"}},
+    ],
+    "dice": {"ala.initiative.1": 4, "ala.attack.1": 7, "ala.damage.1": [5]},
+    "seed": 12345,
+}
+
+
+class RoundCreate(Input):
+    model_config = ConfigDict(json_schema_extra={"examples": [ROUND_EXAMPLE]})
+
+    declarations: Annotated[list[DeclarationIn], Field(max_length=bounds.MAX_DECLARATIONS)] = []
+    dice: Dice = {}
+    seed: Seed | None = None
+
+
+class CombatantInRequest(CombatantFields):
+    id: Id
+
+
+class ResolveRequest(RoundCreate):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "round": 1,
+        "rules": {"delay_die": 10},
+        "combatants": [
+            {"id": "ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword"},
+            {"id": "bolek", "initiative": 20, "attack": 14, "defense": 4, "weapon": "short_sword",
+             "wounds": [{"class": "light"}]},
+        ],
+        **ROUND_EXAMPLE,
+    }]})
+
+    round: bounded(bounds.ROUND) = 1
+    rules: RulesOverrides = {}
+    combatants: Annotated[list[CombatantInRequest], Field(max_length=bounds.MAX_COMBATANTS)]
+
+
+class ActionRead(BaseModel):
+    tick: int
+    actor: str
+    seq: int
+    type: str
+    target: str | None
+    score: int
+    technical_actions: int
+    roll: int | None
+    target_number: int | None
+    hit: bool | None
+    margin: int | None
+    damage_rolls: list[int] | None
+    blow: int | None
+    effective: int | None
+    wound: str | None
+    result: Literal["wound", "deflected", "miss", "actor_down", "target_down", "done"]
+
+
+class BleedingRead(BaseModel):
+    combatant: str
+    lost: int
+    blood: int
+    status: str
+
+
+class CombatantStateRead(BaseModel):
+    id: str
+    status: str
+    blood: int
+    weapon_ready: bool
+    penalty: int
+    wounds: list[dict[str, Any]]
+
+
+class RoundRead(BaseModel):
+    """The round document: what POST returns and GET returns again, identical."""
+
+    round: int
+    turn: int
+    ends_turn: bool
+    seed: int
+    dice: dict[str, int | list[int]]
+    actions: list[ActionRead]
+    bleeding: list[BleedingRead]
+    combatants: list[CombatantStateRead]

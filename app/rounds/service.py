@@ -1,0 +1,107 @@
+"""Rounds: resolve the next one and persist it, read the history, undo the latest, resolve statelessly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from app.concurrency import check_if_match, claim_version
+from app.encounters.models import Combatant, Encounter
+from app.encounters.service import write_transaction
+from app.problems import NotFound, NotLatestRound
+from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
+from app.resolver.codec import combatant_to_json, result_to_json
+from app.rounds import mapping
+from app.rounds.models import Round
+from app.rounds.schemas import ResolveRequest, RoundCreate
+
+
+def _encounter(session: Session, encounter_id: str) -> Encounter:
+    encounter = session.get(Encounter, encounter_id)
+    if encounter is None:
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    return encounter
+
+
+def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, Any]) -> RoundResult:
+    state = RoundInput(number, tuple(combatants), tuple(mapping.declaration_from_schema(d) for d in round_in.declarations))
+    seed = new_seed() if round_in.seed is None else round_in.seed
+    return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
+
+
+def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCreate,
+                       if_match: str | None) -> tuple[dict[str, Any], int]:
+    """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
+    with write_transaction(session):
+        encounter = _encounter(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        rows = session.scalars(
+            select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.position)
+        ).all()
+        number = encounter.round + 1
+        result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)
+        document = result_to_json(result)
+        version = claim_version(session, encounter_id, encounter.version, round=number)
+        session.add(Round(
+            encounter_id=encounter_id, number=number, document=document,
+            request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
+            state_before={"next_position": encounter.next_position, "combatants": [mapping.snapshot(r) for r in rows]},
+            state_after=[combatant_to_json(s.combatant) for s in result.combatants],
+        ))
+        if rows:
+            session.execute(update(Combatant), [mapping.state_values(s.combatant) for s in result.combatants])
+    return document, version
+
+
+def list_rounds(*, session: Session, encounter_id: str, limit: int, offset: int) -> tuple[list[dict], int, int]:
+    """Oldest first: a history reads forward."""
+    with session.begin():
+        encounter = _encounter(session, encounter_id)
+        total = session.scalar(select(func.count()).where(Round.encounter_id == encounter_id)) or 0
+        documents = session.scalars(
+            select(Round.document).where(Round.encounter_id == encounter_id)
+            .order_by(Round.number).limit(limit).offset(offset)
+        ).all()
+        return list(documents), total, encounter.version
+
+
+def get_round(*, session: Session, encounter_id: str, number: int) -> tuple[dict[str, Any], int]:
+    with session.begin():
+        found = session.execute(
+            select(Round.document, Encounter.version).join(Encounter, Encounter.id == Round.encounter_id)
+            .where(Round.encounter_id == encounter_id, Round.number == number)
+        ).one_or_none()
+        if found is None:
+            _encounter(session, encounter_id)
+            raise NotFound(f"Encounter {encounter_id} has no round {number}.")
+        return found.document, found.version
+
+
+def undo_round(*, session: Session, encounter_id: str, number: int, if_match: str | None) -> int:
+    """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
+    with write_transaction(session):
+        encounter = _encounter(session, encounter_id)
+        check_if_match(if_match, encounter.version)
+        if not 1 <= number <= encounter.round:
+            raise NotFound(f"Encounter {encounter_id} has no round {number}.")
+        if number != encounter.round:
+            raise NotLatestRound(f"Round {number} is not the latest; undo round {encounter.round} first.",
+                                 latest_round=encounter.round)
+        stored = session.scalars(
+            select(Round).where(Round.encounter_id == encounter_id, Round.number == number)
+        ).one()
+        before = stored.state_before
+        version = claim_version(session, encounter_id, encounter.version, round=number - 1,
+                                next_position=before["next_position"])
+        session.execute(delete(Combatant).where(Combatant.encounter_id == encounter_id))
+        if before["combatants"]:
+            session.execute(insert(Combatant), [{**c, "encounter_id": encounter_id} for c in before["combatants"]])
+        session.delete(stored)
+    return version
+
+
+def resolve_stateless(request: ResolveRequest) -> dict[str, Any]:
+    combatants = (mapping.combatant_from_schema(c.id, c) for c in request.combatants)
+    return result_to_json(_resolve(request.round, combatants, request, request.rules))

@@ -1,0 +1,38 @@
+"""Alembic environment: the URL from Settings (DATABASE_URL), batch mode so migrations run on SQLite too."""
+
+from logging.config import fileConfig
+
+from alembic import context
+
+from app import models  # noqa: F401  (registers every table on Base.metadata)
+from app.config import Settings
+from app.db import Base, make_engine
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def database_url() -> str:
+    return config.attributes.get("database_url") or Settings().database_url
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=database_url(), target_metadata=Base.metadata, literal_binds=True, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = make_engine(Settings(database_url=database_url()))
+    with engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

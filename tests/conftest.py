@@ -1,0 +1,84 @@
+"""Fixtures: every API test runs against SQLite and PostgreSQL, through HTTP."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+from app.main import create_app
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/combat_test")
+REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
+TABLES = ("rounds", "combatants", "encounters")  # children first
+
+
+def ensure_postgres_database(url: str) -> None:
+    """Create the test database if the server has none by that name; skip or fail if no server answers."""
+    target = make_url(url)
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                       {"name": target.database})
+            if not exists:
+                connection.execute(text(f'CREATE DATABASE "{target.database}"'))
+    except Exception as error:  # noqa: BLE001 (any failure to connect means: no PostgreSQL here)
+        message = f"PostgreSQL at {target.render_as_string(hide_password=True)} is not reachable: {error}"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message)
+        pytest.skip(message + " (set REQUIRE_POSTGRES=1 to make this a failure)")
+    finally:
+        admin.dispose()
+
+
+def alembic_config(url: str) -> Config:
+    config = Config(os.path.join(os.path.dirname(__file__), "..", "alembic.ini"))
+    config.attributes["database_url"] = url
+    config.attributes["configure_logger"] = False
+    return config
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    command.upgrade(alembic_config(url), revision)
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def database_url(request, tmp_path_factory) -> str:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'combat.db'}"
+    else:
+        url = POSTGRES_URL
+        ensure_postgres_database(url)
+    migrate(url)
+    return url
+
+
+def empty_tables(url: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+        else:
+            for table in TABLES:
+                connection.execute(text(f"DELETE FROM {table}"))
+    engine.dispose()
+
+
+@pytest.fixture
+def settings(database_url) -> Settings:
+    empty_tables(database_url)
+    return Settings(database_url=database_url)
+
+
+@pytest.fixture
+def client(settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        yield test_client

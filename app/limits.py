@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.problems import PayloadTooLarge, problem
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(HTTPException):
+    """An HTTPException, so that FastAPI's body parsing lets it through to the problem handlers."""
+
+    def __init__(self, max_bytes: int):
+        super().__init__(413, f"Request bodies are limited to {max_bytes} bytes.")
 
 
 class BodySizeLimit:
@@ -36,7 +40,7 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(self.max_bytes)
             return message
 
         async def tracking_send(message: Message) -> None:

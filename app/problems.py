@@ -68,6 +68,9 @@ class ServiceUnavailable(ServiceError):
     headers = {"Retry-After": "1"}
 
 
+HTTP_TYPES = {413: PayloadTooLarge.type}  # one type per kind of error, whoever raised it
+
+
 def problem(status: int, type_: str, title: str, detail: str, headers: dict[str, str] | None = None,
             **extra: Any) -> Response:
     body = {"type": TYPE_PREFIX + type_, "title": title, "status": status, "detail": detail, **extra}
@@ -111,7 +114,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, error: StarletteHTTPException) -> Response:
         phrase = HTTPStatus(error.status_code).phrase
-        slug = phrase.lower().replace(" ", "-").replace("'", "")
+        slug = HTTP_TYPES.get(error.status_code) or phrase.lower().replace(" ", "-").replace("'", "")
         detail = error.detail if isinstance(error.detail, str) else phrase
         return problem(error.status_code, slug, phrase, detail, headers=getattr(error, "headers", None))
 

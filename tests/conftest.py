@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 from app.config import Settings
 from app.main import create_app
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/combat_test")
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
 TABLES = ("rounds", "combatants", "encounters")  # children first
 

@@ -1,0 +1,35 @@
+# The two commands a newcomer needs:  make run   and   make test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 1
+export TEST_POSTGRES_URL ?= postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test
+
+.PHONY: run test migrate bench clean
+
+$(BIN)/activate: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/activate
+
+## Run the service on the embedded SQLite file (or on DATABASE_URL when set), migrating first.
+run: $(BIN)/activate migrate
+	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+		--loop uvloop --http httptools --no-access-log
+
+migrate: $(BIN)/activate
+	$(BIN)/alembic upgrade head
+
+## The whole test suite, against SQLite and PostgreSQL (started or installed when none answers).
+test: $(BIN)/activate
+	bash scripts/ensure-postgres
+	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
+
+bench: $(BIN)/activate
+	$(BIN)/python bench/resolver_bench.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis

@@ -1,0 +1,39 @@
+"""Migrations are reversible: upgrade from empty, downgrade to base, upgrade again, on both databases."""
+
+import pytest
+from alembic import command
+from sqlalchemy import create_engine, inspect, text
+
+from tests.conftest import POSTGRES_URL, alembic_config, ensure_postgres_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'migrations.db'}"
+    url = POSTGRES_URL.rsplit("/", 1)[0] + "/combat_test_migrations"
+    ensure_postgres_database(url)
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return url
+
+
+def _tables(url):
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names()) - {"alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_downgrade_upgrade(empty_database):
+    config = alembic_config(empty_database)
+    command.upgrade(config, "head")
+    assert {"encounters", "combatants", "rounds"} <= _tables(empty_database)
+    command.downgrade(config, "base")
+    assert _tables(empty_database) == set()
+    command.upgrade(config, "head")
+    assert {"encounters", "combatants", "rounds"} <= _tables(empty_database)

@@ -1,0 +1,98 @@
+"""Every error is problem+json with status equal to the HTTP status, and names the bad fields."""
+
+from tests.api.helpers import assert_problem, create_encounter, fighter
+
+
+def test_framework_errors_are_problems(client):
+    assert_problem(client.get("/v1/nowhere"), 404, "not-found")
+    assert_problem(client.put("/v1/encounters"), 405, "method-not-allowed")
+    assert_problem(client.get("/v1/encounters", params={"limit": 0}), 422, "validation-error")
+    assert_problem(client.get("/v1/encounters/x/rounds/0"), 422)
+
+
+def test_malformed_json_is_a_problem(client):
+    response = client.post("/v1/encounters", content=b'{"name": ', headers={"content-type": "application/json"})
+    assert_problem(response, 422, "validation-error")
+
+
+def test_validation_errors_point_at_each_bad_field(client):
+    response = client.post("/v1/resolve", json={
+        "combatants": [{"id": "a", "initiative": 500, "attack": 1, "defense": 1, "weapon": "dagger"},
+                       {"id": "b", "initiative": 1, "attack": 1, "defense": 1}],
+        "declarations": [{"combatant": "a", "action": {"type": "attack"}}],
+    })
+    body = assert_problem(response, 422, "validation-error")
+    pointers = {e["pointer"] for e in body["errors"]}
+    assert {"/combatants/0/initiative", "/combatants/1/weapon"} <= pointers, pointers
+    assert any(p.startswith("/declarations/0/action") for p in pointers)
+
+
+def test_rule_violations_name_the_field(client):
+    response = client.post("/v1/resolve", json={
+        "combatants": [{"id": "a", "initiative": 5, "attack": 1, "defense": 1, "weapon": "dagger", "status": "dead"},
+                       {"id": "b", "initiative": 1, "attack": 1, "defense": 1, "weapon": "dagger"}],
+        "declarations": [{"combatant": "b", "action": {"type": "attack", "target": "a"}}],
+    })
+    body = assert_problem(response, 422, "invalid-round")
+    assert body["errors"] == [{"in": "body", "pointer": "/declarations/0/action/targets/0",
+                               "detail": "'a' is already dead"}]
+
+
+def test_body_over_64_kib_is_413(client):
+    big = {"name": "x", "padding": "y" * 70_000}
+    assert_problem(client.post("/v1/encounters", json=big), 413, "payload-too-large")
+
+    def chunks():
+        for _ in range(70):
+            yield b" " * 1024
+
+    response = client.post("/v1/encounters", content=chunks(), headers={"content-type": "application/json"})
+    assert_problem(response, 413, "payload-too-large")
+    assert client.get("/v1/encounters").json()["total"] == 0
+
+
+def test_stale_if_match_is_412_and_changes_nothing(client):
+    encounter = create_encounter(client, fighter("A"))
+    url = f"/v1/encounters/{encounter['id']}"
+    stale = '"999"'
+    assert_problem(client.patch(url, json={"name": "new"}, headers={"If-Match": stale}), 412, "precondition-failed")
+    assert_problem(client.post(f"{url}/rounds", json={}, headers={"If-Match": stale}), 412)
+    assert_problem(client.delete(url, headers={"If-Match": f'W/"{encounter["version"]}"'}), 412)
+    assert client.get(url).json()["version"] == encounter["version"]
+    fresh = client.get(url).headers["etag"]
+    assert client.post(f"{url}/rounds", json={}, headers={"If-Match": fresh}).status_code == 201
+
+
+def test_unexpected_errors_are_500_problems_without_traces(client, monkeypatch):
+    from app.rounds import service
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(service, "resolve_stateless", explode)
+    response = client.post("/v1/resolve", json={"combatants": []})
+    body = assert_problem(response, 500, "internal-error")
+    assert "secret" not in response.text and body["detail"]
+
+
+def test_health_and_readiness(client):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready"}
+
+
+def test_cors_preflight_for_an_allowed_origin(settings):
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings.cors_origins = ["https://vtt.example"]
+    with TestClient(create_app(settings)) as client:
+        response = client.options("/v1/resolve", headers={
+            "Origin": "https://vtt.example", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "if-match, idempotency-key, content-type"})
+        assert response.status_code == 200
+        assert response.headers["access-control-allow-origin"] == "https://vtt.example"
+        assert "access-control-allow-credentials" not in response.headers
+        denied = client.options("/v1/resolve", headers={"Origin": "https://evil.example",
+                                                         "Access-Control-Request-Method": "POST"})
+        assert "access-control-allow-origin" not in denied.headers

@@ -1,0 +1,157 @@
+"""Persisted rounds: a long fight, history, replay, undo and redo, restart."""
+
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.api.helpers import assert_problem, attack, create_encounter, fighter
+
+
+def _fight(client, **rules):
+    encounter = create_encounter(
+        client,
+        fighter("Ala", vitality=30, armor=2),
+        fighter("Bolek", vitality=30, armor=2, weapon="mace", wounds=[{"class": "severe"}]),
+        fighter("Czarek", vitality=30, armor=2, weapon="dagger", attacks_per_round=2),
+        rules=rules,
+    )
+    return f"/v1/encounters/{encounter['id']}", [c["id"] for c in encounter["combatants"]]
+
+
+def _everyone_attacks(ids, state):
+    """Each one still up attacks the next one still alive."""
+    alive = [cid for cid in ids if state[cid]["status"] != "dead"]
+    declarations = []
+    for cid in ids:
+        targets = [t for t in alive if t != cid]
+        if state[cid]["status"] == "active" and targets:
+            declarations.append(attack(cid, targets[0]))
+    return declarations
+
+
+def _state(client, url):
+    return {c["id"]: c for c in client.get(url).json()["combatants"]}
+
+
+def test_twelve_rounds_cross_a_turn_end(client):
+    url, ids = _fight(client)
+    documents = []
+    for number in range(1, 13):
+        state = _state(client, url)
+        response = client.post(f"{url}/rounds", json={"declarations": _everyone_attacks(ids, state), "seed": number})
+        assert response.status_code == 201, response.text
+        document = response.json()
+        assert document["round"] == number and document["turn"] == (number - 1) // 10 + 1
+        assert document["ends_turn"] == (number == 10)
+        if number != 10:
+            assert document["bleeding"] == []
+        documents.append(document)
+    bolek_bled = [b for b in documents[9]["bleeding"] if b["combatant"] == ids[1]]
+    assert bolek_bled and bolek_bled[0]["lost"] >= 2  # his severe wound bled at the end of turn 1
+
+    encounter = client.get(url).json()
+    assert encounter["round"] == 12 and encounter["turn"] == 2
+    history = client.get(f"{url}/rounds", params={"limit": 5, "offset": 10}).json()
+    assert history["total"] == 12 and [d["round"] for d in history["items"]] == [11, 12]
+    assert history["items"] == documents[10:]
+    final = {c["id"]: c for c in documents[-1]["combatants"]}
+    for cid, combatant in _state(client, url).items():
+        assert {k: combatant[k] for k in final[cid]} == final[cid]
+
+
+def test_same_seed_and_declarations_replay_the_same_round(client):
+    url, ids = _fight(client)
+    body = {"declarations": _everyone_attacks(ids, _state(client, url)), "seed": 99}
+    first = client.post(f"{url}/rounds", json=body)
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    again = client.post(f"{url}/rounds", json=body)
+    assert again.content == first.content
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    replay = client.post(f"{url}/rounds", json={**body, "seed": 1, "dice": first.json()["dice"]})
+    assert {k: v for k, v in replay.json().items() if k != "seed"} == \
+        {k: v for k, v in first.json().items() if k != "seed"}, "the dice returned replay the round exactly"
+
+
+def test_a_seed_is_chosen_and_returned_when_none_is_sent(client):
+    url, ids = _fight(client)
+    document = client.post(f"{url}/rounds", json={"declarations": _everyone_attacks(ids, _state(client, url))}).json()
+    assert isinstance(document["seed"], int) and 0 <= document["seed"] < 2**53
+    assert set(document["dice"]) >= {f"{cid}.initiative.1" for cid in ids}
+
+
+def test_undo_restores_the_exact_state_and_bleeding_is_never_applied_twice(client):
+    url, ids = _fight(client)
+    for number in range(1, 10):
+        client.post(f"{url}/rounds", json={"declarations": [], "seed": number})
+    before = client.get(url).json()
+    ended = client.post(f"{url}/rounds", json={"declarations": [], "seed": 10}).json()
+    assert ended["ends_turn"] and ended["bleeding"][0]["lost"] == 2
+    assert _state(client, url)[ids[1]]["blood"] == 28
+
+    assert client.delete(f"{url}/rounds/10").status_code == 204
+    after_undo = client.get(url).json()
+    assert after_undo["combatants"] == before["combatants"] and after_undo["round"] == 9
+    assert_problem(client.get(f"{url}/rounds/10"), 404)
+
+    redone = client.post(f"{url}/rounds", json={"declarations": [], "seed": 10}).json()
+    assert redone == ended
+    assert _state(client, url)[ids[1]]["blood"] == 28, "bled once, not twice"
+
+
+def test_undo_returns_to_the_snapshot_taken_before_the_round(client):
+    url, ids = _fight(client)
+    original = client.get(url).json()["combatants"]
+    client.post(f"{url}/rounds", json={"declarations": [], "seed": 1})
+    client.delete(f"{url}/combatants/{ids[0]}")
+    client.post(f"{url}/combatants", json=fighter("Latecomer"))
+    client.patch(f"{url}/combatants/{ids[1]}", json={"blood": 1})
+    client.post(f"{url}/rounds", json={"declarations": [], "seed": 2})
+    assert client.delete(f"{url}/rounds/2").status_code == 204
+    assert [c["name"] for c in client.get(url).json()["combatants"]] == ["Bolek", "Czarek", "Latecomer"]
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    assert client.get(url).json()["combatants"] == original  # edits between the rounds went with round 2's past
+
+
+def test_only_the_latest_round_can_be_undone(client):
+    url, _ = _fight(client)
+    for number in (1, 2):
+        client.post(f"{url}/rounds", json={"declarations": [], "seed": number})
+    body = assert_problem(client.delete(f"{url}/rounds/1"), 409, "not-latest-round")
+    assert body["latest_round"] == 2
+    assert_problem(client.delete(f"{url}/rounds/3"), 404)
+    assert client.get(url).json()["round"] == 2
+
+
+def test_refused_round_writes_nothing(client):
+    url, ids = _fight(client)
+    before = client.get(url).json()
+    bad_bodies = [
+        {"declarations": [attack(ids[0], ids[0])]},  # attacks itself
+        {"declarations": [attack(ids[0], "nobody")]},
+        {"declarations": [attack(ids[0], ids[1]), attack(ids[0], ids[2])]},  # two declarations
+        {"declarations": [attack(ids[0], ids[1], stance="berserk")]},
+        {"declarations": [{"combatant": ids[0], "action": {"type": "dance"}}]},
+        {"declarations": [{"combatant": ids[0], "action": {"type": "none"}, "technical_actions": 1}]},
+        {"declarations": [attack(ids[0], ids[1])], "dice": {f"{ids[0]}.attack.1": 21}},
+        {"declarations": [attack(ids[0], ids[1])], "dice": {f"{ids[0]}.damage.1": [3, 4]}},
+        {"declarations": [attack(ids[0], ids[1])], "dice": {f"{ids[1]}.attack.1": 3}},  # no such roll
+        {"declarations": [], "seed": -1},
+        {"declarations": [], "surprise": True},
+    ]
+    for body in bad_bodies:
+        assert_problem(client.post(f"{url}/rounds", json=body), 422)
+    after = client.get(url).json()
+    assert after == before and client.get(f"{url}/rounds").json()["total"] == 0
+
+
+def test_a_round_for_a_missing_encounter_is_404(client):
+    assert_problem(client.post("/v1/encounters/nope/rounds", json={"declarations": []}), 404, "not-found")
+    assert_problem(client.get("/v1/encounters/nope/rounds/1"), 404)
+
+
+def test_history_survives_a_restart(settings):
+    with TestClient(create_app(settings)) as first:
+        url, ids = _fight(first)
+        posted = [first.post(f"{url}/rounds", json={"declarations": [], "seed": n}).content for n in (1, 2, 3)]
+    with TestClient(create_app(settings)) as second:
+        assert [second.get(f"{url}/rounds/{n}").content for n in (1, 2, 3)] == posted
+        assert second.get(url).json()["round"] == 3

@@ -1,0 +1,19 @@
+# The combat service: runs migrations, then the server. Non-root.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /srv
+
+COPY pyproject.toml README.md ./
+COPY app ./app
+RUN pip install . && useradd --system --uid 10001 --home-dir /srv combat && mkdir -p /srv/var && chown combat /srv/var
+
+COPY alembic.ini ./
+COPY migrations ./migrations
+
+USER combat
+EXPOSE 8000
+ENV WORKERS=2
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --workers ${WORKERS} --loop uvloop --http httptools --no-access-log"]

@@ -24,7 +24,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     cors_origins: list[str] = Field(default_factory=list, description="Exact origins allowed to call from a browser.")
     cors_origin_regex: str | None = Field(default=None, description="A regex of allowed browser origins.")
-    idempotency_ttl_hours: int = 24
+    idempotency_ttl_hours: int = 24  # keys are kept at least this long, then purged
+    idempotency_lease_seconds: float = 10.0  # an in-progress key whose worker died is free again after this
+    idempotency_purge_every_seconds: float = 600.0
     log_level: str = "info"
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -11,6 +12,8 @@ from sqlalchemy import text
 from app.config import Settings, get_settings
 from app.db import make_engine, make_sessionmaker
 from app.encounters.router import router as encounters_router
+from app.idempotency.deps import install_replay_handler
+from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.rounds.router import router as rounds_router
@@ -29,7 +32,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        purger = asyncio.create_task(purge_idempotency_keys_forever(app))
         yield
+        purger.cancel()
         engine.dispose()
 
     app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION,
@@ -38,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
     install_problem_handlers(app)
+    install_replay_handler(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
 

@@ -2,3 +2,4 @@
 
 from app.encounters.models import Combatant, Encounter  # noqa: F401
 from app.rounds.models import Round  # noqa: F401
+from app.idempotency.models import IdempotencyKey  # noqa: F401

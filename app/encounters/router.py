@@ -7,40 +7,18 @@ from fastapi import APIRouter, Response, status
 from app.concurrency import etag
 from app.deps import IfMatch, Limit, Offset, SessionDep
 from app.encounters import service
-from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import (CombatantCreate, CombatantRead, CombatantUpdate, EncounterCreate, EncounterRead,
                                     EncounterSummary, EncounterUpdate)
+from app.encounters.views import combatant_read, encounter_read
+from app.idempotency.deps import IdempotencyDep
 from app.schemas import Page
-from app.resolver import build_ruleset
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 
 
-def combatant_read(row: Combatant) -> CombatantRead:
-    return CombatantRead(
-        id=row.id, name=row.name, initiative=row.initiative, attack=row.attack, defense=row.defense,
-        weapon=row.weapon, attacks_per_round=row.attacks_per_round, weapon_ready=row.weapon_ready,
-        damage_bonus=row.damage_bonus, armor=row.armor, toughness=row.toughness, vitality=row.vitality,
-        blood=row.blood, status=row.status, wounds=row.wounds, penalty=sum(w["penalty"] for w in row.wounds),
-    )
-
-
-def encounter_read(encounter: Encounter) -> EncounterRead:
-    ruleset = build_ruleset(encounter.rules)
-    return EncounterRead(
-        id=encounter.id, name=encounter.name, round=encounter.round, version=encounter.version,
-        created_at=encounter.created_at, updated_at=encounter.updated_at,
-        turn=encounter.round // ruleset.turn_length + 1, rules=encounter.rules, ruleset=dict(ruleset.document),
-        combatants=[combatant_read(c) for c in encounter.combatants],
-    )
-
-
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=EncounterRead)
-def create_encounter(data: EncounterCreate, session: SessionDep, response: Response) -> EncounterRead:
-    encounter = service.create(session=session, data=data)
-    response.headers["Location"] = f"/v1/encounters/{encounter.id}"
-    response.headers["ETag"] = etag(encounter.version)
-    return encounter_read(encounter)
+def create_encounter(data: EncounterCreate, session: SessionDep, claim: IdempotencyDep) -> Response:
+    return service.create(session=session, data=data, claim=claim).response()
 
 
 @router.get("", response_model=Page[EncounterSummary])
@@ -73,12 +51,10 @@ def delete_encounter(encounter_id: str, session: SessionDep, if_match: IfMatch =
 
 
 @router.post("/{encounter_id}/combatants", status_code=status.HTTP_201_CREATED, response_model=CombatantRead)
-def add_combatant(encounter_id: str, data: CombatantCreate, session: SessionDep, response: Response,
-                  if_match: IfMatch = None) -> CombatantRead:
-    row, version = service.add_combatant(session=session, encounter_id=encounter_id, data=data, if_match=if_match)
-    response.headers["Location"] = f"/v1/encounters/{encounter_id}/combatants/{row.id}"
-    response.headers["ETag"] = etag(version)
-    return combatant_read(row)
+def add_combatant(encounter_id: str, data: CombatantCreate, session: SessionDep, claim: IdempotencyDep,
+                  if_match: IfMatch = None) -> Response:
+    return service.add_combatant(session=session, encounter_id=encounter_id, data=data, if_match=if_match,
+                                 claim=claim).response()
 
 
 @router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)

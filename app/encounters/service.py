@@ -11,7 +11,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
-from app.concurrency import check_if_match, claim_version, is_write_conflict
+from app.concurrency import check_if_match, claim_version, etag, is_write_conflict
+from app.encounters import views
+from app.idempotency.service import Claim, record
+from app.responses import Reply
 from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import CombatantCreate, CombatantFields, CombatantUpdate, EncounterCreate, EncounterUpdate
 from app.problems import Conflict, NotFound, Unprocessable
@@ -70,7 +73,7 @@ def ruleset_of(encounter: Encounter) -> Ruleset:
     return build_ruleset(encounter.rules)
 
 
-def create(*, session: Session, data: EncounterCreate) -> Encounter:
+def create(*, session: Session, data: EncounterCreate, claim: Claim | None = None) -> Reply:
     ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is written
     rows = [Combatant(id=new_id(), position=i, **_checked_combatant_values(c, ruleset, f"/combatants/{i}"))
             for i, c in enumerate(data.combatants)]
@@ -78,7 +81,11 @@ def create(*, session: Session, data: EncounterCreate) -> Encounter:
                           next_position=len(rows), combatants=rows)
     with write_transaction(session):
         session.add(encounter)
-    return encounter
+        session.flush()
+        reply = Reply.json(201, views.encounter_read(encounter), location=f"/v1/encounters/{encounter.id}",
+                           etag=etag(encounter.version))
+        record(session, claim, reply)
+    return reply
 
 
 def get(*, session: Session, encounter_id: str) -> Encounter:
@@ -130,8 +137,8 @@ def _load_combatant(session: Session, encounter_id: str, combatant_id: str) -> C
     return row
 
 
-def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate,
-                  if_match: str | None) -> tuple[Combatant, int]:
+def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate, if_match: str | None,
+                  claim: Claim | None = None) -> Reply:
     with write_transaction(session):
         encounter = _load(session, encounter_id)
         check_if_match(if_match, encounter.version)
@@ -143,7 +150,10 @@ def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate,
         version = claim_version(session, encounter_id, encounter.version, next_position=position + 1)
         row = Combatant(id=new_id(), encounter_id=encounter_id, position=position, **values)
         session.add(row)
-    return row, version
+        reply = Reply.json(201, views.combatant_read(row), etag=etag(version),
+                           location=f"/v1/encounters/{encounter_id}/combatants/{row.id}")
+        record(session, claim, reply)
+    return reply
 
 
 def get_combatant(*, session: Session, encounter_id: str, combatant_id: str) -> tuple[Combatant, int]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Request, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from app.concurrency import etag
 from app.deps import IfMatch, Limit, Offset, SessionDep
+from app.idempotency.deps import IdempotencyDep
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
 from app.rounds import service
@@ -20,13 +22,11 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 @router.post("/v1/encounters/{encounter_id}/rounds", status_code=status.HTTP_201_CREATED, response_model=RoundRead,
              response_class=JSONDocumentResponse)
-def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep,
+def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep, claim: IdempotencyDep,
                        if_match: IfMatch = None) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    document, version = service.resolve_next_round(session=session, encounter_id=encounter_id, round_in=round_in,
-                                                   if_match=if_match)
-    return JSONDocumentResponse(document, status_code=status.HTTP_201_CREATED, headers={
-        "ETag": etag(version), "Location": f"/v1/encounters/{encounter_id}/rounds/{document['round']}"})
+    return service.resolve_next_round(session=session, encounter_id=encounter_id, round_in=round_in,
+                                      if_match=if_match, claim=claim).response()
 
 
 @router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead],
@@ -55,9 +55,12 @@ def undo_round(encounter_id: str, number: RoundNumber, session: SessionDep, if_m
 
 
 @router.post("/v1/resolve", response_model=RoundRead, response_class=JSONDocumentResponse)
-async def resolve(request: ResolveRequest) -> Response:  # CPU only: no thread hop
-    """Resolve one round from a full state in the body. Nothing is stored."""
-    return JSONDocumentResponse(service.resolve_stateless(request))
+async def resolve(body: ResolveRequest, request: Request, claim: IdempotencyDep) -> Response:
+    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer)."""
+    reply = service.resolve_stateless(body)  # CPU only, and short: no thread hop
+    if claim is not None:
+        await run_in_threadpool(service.keep_reply, sessions=request.app.state.sessions, claim=claim, reply=reply)
+    return reply.response()
 
 
 @router.get("/v1/rules", tags=["rules"])

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
-from app.concurrency import check_if_match, claim_version
+from app.concurrency import check_if_match, claim_version, etag
 from app.encounters.models import Combatant, Encounter
 from app.encounters.service import write_transaction
+from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
+from app.responses import Reply
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
 from app.resolver.codec import combatant_to_json, result_to_json
 from app.rounds import mapping
@@ -31,8 +33,8 @@ def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, An
     return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
 
 
-def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCreate,
-                       if_match: str | None) -> tuple[dict[str, Any], int]:
+def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCreate, if_match: str | None,
+                       claim: Claim | None = None) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     with write_transaction(session):
         encounter = _encounter(session, encounter_id)
@@ -52,7 +54,10 @@ def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCr
         ))
         if rows:
             session.execute(update(Combatant), [mapping.state_values(s.combatant) for s in result.combatants])
-    return document, version
+        reply = Reply.json(201, document, etag=etag(version),
+                           location=f"/v1/encounters/{encounter_id}/rounds/{number}")
+        record(session, claim, reply)
+    return reply
 
 
 def list_rounds(*, session: Session, encounter_id: str, limit: int, offset: int) -> tuple[list[dict], int, int]:
@@ -102,6 +107,12 @@ def undo_round(*, session: Session, encounter_id: str, number: int, if_match: st
     return version
 
 
-def resolve_stateless(request: ResolveRequest) -> dict[str, Any]:
+def resolve_stateless(request: ResolveRequest) -> Reply:
     combatants = (mapping.combatant_from_schema(c.id, c) for c in request.combatants)
-    return result_to_json(_resolve(request.round, combatants, request, request.rules))
+    return Reply.json(200, result_to_json(_resolve(request.round, combatants, request, request.rules)))
+
+
+def keep_reply(*, sessions: sessionmaker[Session], claim: Claim, reply: Reply) -> None:
+    """A stateless answer changes nothing, so its key is the only thing to write."""
+    with sessions() as session, session.begin():
+        claim.complete(session, reply)

@@ -1,0 +1,64 @@
+"""The Idempotency-Key dependency: claim before the work, replay a stored answer, release on failure."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Header, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+
+from app.idempotency import service
+from app.idempotency.service import Claim
+from app.responses import Reply
+
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+class Replay(Exception):
+    """Raised by the dependency to answer with the stored reply instead of running the endpoint."""
+
+    def __init__(self, reply: Reply):
+        self.reply = reply
+
+
+def scope_of(request: Request) -> str:
+    """Whose keys these are. Without authentication, one shared scope."""
+    return getattr(request.state, "idempotency_scope", "public")
+
+
+async def idempotency(
+    request: Request,
+    idempotency_key: Annotated[str | None, Header(
+        alias="Idempotency-Key", max_length=1000,
+        description="Any unique string (≤255 printable characters): a retry with the same key and body "
+                    "returns the first answer and changes nothing.")] = None,
+) -> AsyncIterator[Claim | None]:
+    if idempotency_key is None:
+        yield None
+        return
+    key = service.parse_key(idempotency_key)
+    body = await request.body()
+    settings = request.app.state.settings
+    outcome = await run_in_threadpool(
+        service.claim, request.app.state.sessions, scope=scope_of(request), key=key,
+        print_=service.fingerprint(request.method, request.url.path, body),
+        lease_seconds=settings.idempotency_lease_seconds,
+    )
+    if isinstance(outcome, Reply):
+        raise Replay(outcome)
+    try:
+        yield outcome
+    except BaseException:
+        await run_in_threadpool(service.release, request.app.state.sessions, outcome)
+        raise
+
+
+IdempotencyDep = Annotated[Claim | None, Depends(idempotency)]
+
+
+def install_replay_handler(app: FastAPI) -> None:
+    @app.exception_handler(Replay)
+    async def _replay(_request: Request, replay: Replay) -> Response:
+        return replay.reply.response(**{REPLAYED_HEADER: "true"})

@@ -1,6 +1,21 @@
-"""Optimistic concurrency: the encounter's version is the strong ETag; If-Match guards every change."""
+"""Optimistic concurrency: the encounter's version is the strong ETag and a compare-and-set guard.
+
+Every change reads the encounter, then bumps its version only if it is still the one read
+(`claim_version`). Two requests that read the same version cannot both write: the loser gets
+a 409 and re-reads. PostgreSQL decides that in the UPDATE itself (READ COMMITTED re-checks the
+row). SQLite has one write lock for the whole file, and a transaction whose snapshot went stale
+cannot take it, even when another *encounter* changed; `retry_stale_snapshot` re-runs such a
+use case, remembering the version first read, so only a change to the same encounter is a 409.
+"""
 
 from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from contextvars import ContextVar
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -8,6 +23,18 @@ from sqlalchemy.orm import Session
 
 from app.encounters.models import Encounter, utcnow
 from app.problems import Conflict, PreconditionFailed
+
+P = ParamSpec("P")
+R = TypeVar("R")
+STALE_RETRIES = 20
+_first_read_version: ContextVar[int | None] = ContextVar("first_read_version", default=None)
+
+
+class StaleSnapshot(Exception):
+    """SQLite refused the write lock to a transaction that read an older state of the database."""
+
+    def __init__(self, read_version: int):
+        self.read_version = read_version
 
 
 def etag(version: int) -> str:
@@ -25,26 +52,58 @@ def check_if_match(if_match: str | None, version: int) -> None:
                              current_etag=etag(version))
 
 
-def claim_version(session: Session, encounter_id: str, read_version: int, **changes) -> int:
-    """Bump the encounter's version if it is still the one we read; else someone else won: 409.
+def _conflict() -> Conflict:
+    return Conflict("The encounter changed while this request was being handled. Re-read it and resend.")
 
-    This compare-and-set is what keeps two simultaneous requests from both changing an encounter
-    (or resolving a round) from the same state, on every database and across every worker.
-    """
-    new_version = read_version + 1
-    result = session.execute(
-        update(Encounter)
-        .where(Encounter.id == encounter_id, Encounter.version == read_version)
-        .values(version=new_version, updated_at=utcnow(), **changes)
-        .execution_options(synchronize_session=False)
-    )
+
+def claim_version(session: Session, encounter_id: str, read_version: int, **changes) -> int:
+    """Bump the encounter's version if it is still the one we read; else someone else won: 409."""
+    first_read = _first_read_version.get()
+    if first_read is not None and first_read != read_version:
+        raise _conflict()  # a retry after a stale snapshot found the encounter itself changed
+    try:
+        result = session.execute(
+            update(Encounter)
+            .where(Encounter.id == encounter_id, Encounter.version == read_version)
+            .values(version=read_version + 1, updated_at=utcnow(), **changes)
+            .execution_options(synchronize_session=False)
+        )
+    except OperationalError as error:
+        if is_sqlite_busy(error):
+            raise StaleSnapshot(read_version) from error
+        raise
     if result.rowcount != 1:
-        raise Conflict("The encounter changed while this request was being handled. Re-read it and resend.")
-    return new_version
+        raise _conflict()
+    return read_version + 1
+
+
+def retry_stale_snapshot(use_case: Callable[P, R]) -> Callable[P, R]:
+    """Re-run a use case whose SQLite snapshot went stale, 409 only if its own encounter changed."""
+
+    @wraps(use_case)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _first_read_version.set(None)
+        try:
+            for attempt in range(STALE_RETRIES):
+                try:
+                    return use_case(*args, **kwargs)
+                except StaleSnapshot as stale:
+                    if _first_read_version.get() is None:
+                        _first_read_version.set(stale.read_version)
+                    time.sleep(random.uniform(0.001, 0.004) * (attempt + 1))  # jitter: let the writer finish
+            raise Conflict("The database was too busy to take this change. Resend it.")
+        finally:
+            _first_read_version.reset(token)
+
+    return run
+
+
+def is_sqlite_busy(error: OperationalError) -> bool:
+    return "database is locked" in str(error.orig)
 
 
 def is_write_conflict(error: Exception) -> bool:
-    """A lost race at the database: SQLite's stale-snapshot BUSY, or a unique backstop firing."""
+    """A race lost at the database: a unique backstop firing, or SQLite's lock not granted."""
     if isinstance(error, IntegrityError):
         return True
-    return isinstance(error, OperationalError) and "database is locked" in str(error.orig)
+    return isinstance(error, OperationalError) and is_sqlite_busy(error)

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, selectinload
 
-from app.concurrency import check_if_match, claim_version, etag, is_write_conflict
+from app.concurrency import check_if_match, claim_version, etag, is_write_conflict, retry_stale_snapshot
 from app.encounters import views
 from app.idempotency.service import Claim, record
 from app.responses import Reply
@@ -102,6 +102,7 @@ def list(*, session: Session, limit: int, offset: int) -> tuple[list[Encounter],
     return items, total
 
 
+@retry_stale_snapshot
 def update(*, session: Session, encounter_id: str, data: EncounterUpdate, if_match: str | None) -> Encounter:
     with write_transaction(session):
         encounter = _load(session, encounter_id, with_combatants=True)
@@ -122,6 +123,7 @@ def update(*, session: Session, encounter_id: str, data: EncounterUpdate, if_mat
     return get(session=session, encounter_id=encounter_id)
 
 
+@retry_stale_snapshot
 def delete(*, session: Session, encounter_id: str, if_match: str | None) -> None:
     with write_transaction(session):
         encounter = _load(session, encounter_id)
@@ -137,6 +139,7 @@ def _load_combatant(session: Session, encounter_id: str, combatant_id: str) -> C
     return row
 
 
+@retry_stale_snapshot
 def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate, if_match: str | None,
                   claim: Claim | None = None) -> Reply:
     with write_transaction(session):
@@ -162,6 +165,7 @@ def get_combatant(*, session: Session, encounter_id: str, combatant_id: str) -> 
         return _load_combatant(session, encounter_id, combatant_id), encounter.version
 
 
+@retry_stale_snapshot
 def update_combatant(*, session: Session, encounter_id: str, combatant_id: str, data: CombatantUpdate,
                      if_match: str | None) -> tuple[Combatant, int]:
     with write_transaction(session):
@@ -181,6 +185,7 @@ def update_combatant(*, session: Session, encounter_id: str, combatant_id: str, 
     return row, version
 
 
+@retry_stale_snapshot
 def remove_combatant(*, session: Session, encounter_id: str, combatant_id: str, if_match: str | None) -> None:
     with write_transaction(session):
         encounter = _load(session, encounter_id)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.encounters.models import utcnow
@@ -86,38 +87,43 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 
 
+def _insert_if_absent(session: Session, row: dict) -> bool:
+    """INSERT ... ON CONFLICT DO NOTHING. Writing first matters on SQLite: a transaction that read
+    before writing could be refused the write lock; one that writes first simply waits for it."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(IdempotencyKey).values(**row).on_conflict_do_nothing().returning(IdempotencyKey.key)
+    return session.execute(statement).first() is not None
+
+
 def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
           lease_seconds: float) -> Claim | Reply:
     """Claim the key for this request, or return the response to replay."""
     lease = secrets.token_hex(16)
     now = utcnow()
-    try:
-        with sessions() as session, session.begin():
-            found = session.get(IdempotencyKey, (scope, key))
-            if found is None:
-                session.add(IdempotencyKey(scope=scope, key=key, fingerprint=print_, state="in_progress",
-                                           lease=lease, locked_at=now, created_at=now))
-                return Claim(scope, key, lease)
-            if found.fingerprint != print_:
-                raise KeyReused("Send a new Idempotency-Key for a different request.")
-            if found.state == "completed":
-                return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
-            if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
-                raise KeyInUse("The first request with this key has not finished; retry in a moment.")
-            taken = session.execute(
-                update(IdempotencyKey)
-                .where(IdempotencyKey.scope == scope, IdempotencyKey.key == key,
-                       IdempotencyKey.lease == found.lease, IdempotencyKey.state == "in_progress")
-                .values(lease=lease, locked_at=now)
-                .execution_options(synchronize_session=False)
-            )
-            if taken.rowcount != 1:
-                raise KeyInUse("Another retry took this key over; retry in a moment.")
+    with sessions() as session, session.begin():
+        if _insert_if_absent(session, dict(scope=scope, key=key, fingerprint=print_, state="in_progress",
+                                           lease=lease, locked_at=now, created_at=now)):
             return Claim(scope, key, lease)
-    except (IntegrityError, OperationalError) as error:
-        if isinstance(error, OperationalError) and "database is locked" not in str(error.orig):
-            raise
-        raise KeyInUse("A request with this key is starting right now; retry in a moment.") from error
+        found = session.get(IdempotencyKey, (scope, key))
+        if found is None:  # purged between the two statements: rare enough to ask for a retry
+            raise KeyInUse("This key changed hands just now; retry in a moment.")
+        if found.fingerprint != print_:
+            raise KeyReused("Send a new Idempotency-Key for a different request.")
+        if found.state == "completed":
+            return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
+        if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
+            raise KeyInUse("The first request with this key has not finished; retry in a moment.")
+        taken = session.execute(
+            update(IdempotencyKey)
+            .where(IdempotencyKey.scope == scope, IdempotencyKey.key == key,
+                   IdempotencyKey.lease == found.lease, IdempotencyKey.state == "in_progress")
+            .values(lease=lease, locked_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if taken.rowcount != 1:
+            raise KeyInUse("Another retry took this key over; retry in a moment.")
+        return Claim(scope, key, lease)
 
 
 def release(sessions: sessionmaker[Session], held: Claim) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.concurrency import check_if_match, claim_version, etag
+from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot
 from app.encounters.models import Combatant, Encounter
 from app.encounters.service import write_transaction
 from app.idempotency.service import Claim, record
@@ -33,6 +33,7 @@ def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, An
     return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
 
 
+@retry_stale_snapshot
 def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCreate, if_match: str | None,
                        claim: Claim | None = None) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
@@ -84,6 +85,7 @@ def get_round(*, session: Session, encounter_id: str, number: int) -> tuple[dict
         return found.document, found.version
 
 
+@retry_stale_snapshot
 def undo_round(*, session: Session, encounter_id: str, number: int, if_match: str | None) -> int:
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
     with write_transaction(session):

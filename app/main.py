@@ -15,6 +15,7 @@ from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
+from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.rounds.router import router as rounds_router
 
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessions = make_sessionmaker(engine)
     install_problem_handlers(app)
     install_replay_handler(app)
+    install_openapi(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
 

@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 from app.resolver import ResolverError
 
@@ -77,6 +78,16 @@ def problem(status: int, type_: str, title: str, detail: str, headers: dict[str,
     return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """Every method any route serves at this path (Starlette's own 405 names only the first route's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method does not
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
 def pointer(location: tuple[Any, ...]) -> str:
     """('body', 'combatants', 0, 'id') -> '/combatants/0/id' (RFC 6901 escaping)."""
     parts = [str(p).replace("~", "~0").replace("/", "~1") for p in location]
@@ -112,11 +123,15 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem(422, "validation-error", "The request is not valid", detail, errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, error: StarletteHTTPException) -> Response:
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
         phrase = HTTPStatus(error.status_code).phrase
         slug = HTTP_TYPES.get(error.status_code) or phrase.lower().replace(" ", "-").replace("'", "")
         detail = error.detail if isinstance(error.detail, str) else phrase
-        return problem(error.status_code, slug, phrase, detail, headers=getattr(error, "headers", None))
+        headers = dict(getattr(error, "headers", None) or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(request))
+            detail = f"{request.method} is not allowed here; use {headers['Allow']}."
+        return problem(error.status_code, slug, phrase, detail, headers=headers or None)
 
     @app.exception_handler(OperationalError)
     async def _database_down(_request: Request, error: OperationalError) -> Response:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from app.resolver import bounds
 
@@ -15,8 +15,16 @@ class Input(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _whole_float_to_int(value: Any) -> Any:
+    """JSON Schema's integer includes 1.0; strings and booleans stay refused (strict mode)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+JSONInt = Annotated[StrictInt, BeforeValidator(_whole_float_to_int)]
+
+
 def bounded(limits: tuple[int, int], **kwargs) -> type[int]:
-    return Annotated[StrictInt, Field(ge=limits[0], le=limits[1], **kwargs)]  # type: ignore[return-value]
+    return Annotated[JSONInt, Field(ge=limits[0], le=limits[1], **kwargs)]  # type: ignore[return-value]
 
 
 Id = Annotated[str, Field(min_length=bounds.ID_LENGTH[0], max_length=bounds.ID_LENGTH[1])]

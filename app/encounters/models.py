@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.db import Base, JSONDocument
+from app.db import Base, JSONDocument, UTCDateTime
 
 
 def utcnow() -> datetime:
@@ -24,8 +24,8 @@ class Encounter(Base):
     round: Mapped[int] = mapped_column(Integer, default=0)  # rounds resolved so far
     version: Mapped[int] = mapped_column(Integer, default=1)  # bumped by every change: the ETag
     next_position: Mapped[int] = mapped_column(Integer, default=0)  # order in which combatants were added
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     combatants: Mapped[list[Combatant]] = relationship(
         back_populates="encounter", order_by="Combatant.position", cascade="all, delete-orphan",

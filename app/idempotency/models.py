@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, LargeBinary, String
+from sqlalchemy import Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONDocument
+from app.db import Base, JSONDocument, UTCDateTime
 from app.encounters.models import utcnow
 
 
@@ -20,8 +20,8 @@ class IdempotencyKey(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))  # SHA-256 of method, path and body
     state: Mapped[str] = mapped_column(String(16))  # in_progress | completed
     lease: Mapped[str] = mapped_column(String(32))  # who holds an in_progress key: a random token
-    locked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    locked_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     status_code: Mapped[int | None] = mapped_column(Integer)
     headers: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)

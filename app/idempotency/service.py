@@ -30,6 +30,7 @@ from app.problems import ServiceError
 from app.responses import Reply
 
 MAX_KEY_LENGTH = 255
+KEY_PATTERN = r'^("[\x21\x23-\x7e]{1,255}"|[\x21-\x7e]{1,255})$'  # a structured-field string, or a bare token
 
 
 class MalformedKey(ServiceError):
@@ -71,7 +72,7 @@ def record(session: Session, claim: Claim | None, reply: Reply) -> None:
 def parse_key(header: str) -> str:
     """The draft sends the key as a structured-field string ("..."); a bare token is accepted too."""
     key = header.strip()
-    if len(key) >= 2 and key[0] == key[-1] == '"':
+    if len(key) >= 3 and key[0] == key[-1] == '"':
         key = key[1:-1]
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not all(0x21 <= ord(ch) <= 0x7E for ch in key):
         raise MalformedKey(f"An Idempotency-Key is 1..{MAX_KEY_LENGTH} printable ASCII characters without spaces.")

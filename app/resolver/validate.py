@@ -13,6 +13,16 @@ from .ruleset import STATUSES, Ruleset, WeaponProfile
 
 DICE_KINDS = ("initiative", "attack", "damage")
 D20 = 20
+COMBATANT_NUMBERS = (
+    ("initiative", bounds.INITIATIVE),
+    ("attack", bounds.ATTACK),
+    ("defense", bounds.DEFENSE),
+    ("attacks_per_round", bounds.ATTACKS_PER_ROUND),
+    ("damage_bonus", bounds.DAMAGE_BONUS),
+    ("armor", bounds.ARMOR),
+    ("toughness", bounds.TOUGHNESS),
+    ("vitality", bounds.VITALITY),
+)
 
 
 def _int_within(issues: Issues, field: str, value: Any, limits: tuple[int, int]) -> bool:
@@ -45,17 +55,10 @@ def weapon_profile(weapon: str | InlineWeapon, ruleset: Ruleset, field: str) -> 
 
 def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset) -> WeaponProfile | None:
     _text_within(issues, f"{field}/id", c.id, bounds.ID_LENGTH)
-    for name, limits in (
-        ("initiative", bounds.INITIATIVE),
-        ("attack", bounds.ATTACK),
-        ("defense", bounds.DEFENSE),
-        ("attacks_per_round", bounds.ATTACKS_PER_ROUND),
-        ("damage_bonus", bounds.DAMAGE_BONUS),
-        ("armor", bounds.ARMOR),
-        ("toughness", bounds.TOUGHNESS),
-        ("vitality", bounds.VITALITY),
-    ):
-        _int_within(issues, f"{field}/{name}", getattr(c, name), limits)
+    for name, limits in COMBATANT_NUMBERS:
+        value = getattr(c, name)
+        if type(value) is not int or not limits[0] <= value <= limits[1]:  # hot path: only a bad value builds its field name
+            _int_within(issues, f"{field}/{name}", value, limits)
     if c.blood is not None:
         _int_within(issues, f"{field}/blood", c.blood, bounds.BLOOD)
     if not isinstance(c.weapon_ready, bool):

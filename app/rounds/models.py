@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONDocument
+from app.db import Base, JSONDocument, UTCDateTime
 from app.encounters.models import utcnow
 
 
@@ -24,4 +24,4 @@ class Round(Base):
     document: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # exactly what POST returned
     state_before: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # encounter + combatants, for undo
     state_after: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument)  # every combatant, every field
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -57,7 +57,7 @@ def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset)
     _text_within(issues, f"{field}/id", c.id, bounds.ID_LENGTH)
     for name, limits in COMBATANT_NUMBERS:
         value = getattr(c, name)
-        if type(value) is not int or not limits[0] <= value <= limits[1]:  # hot path: only a bad value builds its field name
+        if type(value) is not int or not limits[0] <= value <= limits[1]:  # hot: only a bad value builds its field
             _int_within(issues, f"{field}/{name}", value, limits)
     if c.blood is not None:
         _int_within(issues, f"{field}/blood", c.blood, bounds.BLOOD)

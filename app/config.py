@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     idempotency_ttl_hours: int = 24  # keys are kept at least this long, then purged
     idempotency_lease_seconds: float = 10.0  # an in-progress key whose worker died is free again after this
     idempotency_purge_every_seconds: float = 600.0
+    rate_limit_per_key_per_minute: int = 1200
+    rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
+    campaigns_per_address_per_hour: int = 10
     log_level: str = "info"
 
     @property

@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from app.config import Settings, get_settings
 from app.db import make_engine, make_sessionmaker
+from app.campaigns.router import router as campaigns_router
 from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
@@ -23,7 +24,9 @@ DESCRIPTION = """
 Combat bookkeeping for **Dziedzictwo Cieni**: initiative with weapon delays, stances, hits, blows,
 wound classes, bleeding per turn, and a round-by-round history you can read back, replay and undo.
 
-Every error is `application/problem+json`. Changes accept `If-Match` with the ETag you read.
+Start with `POST /v1/campaigns`: it returns your campaign key, shown once. Send it as
+`Authorization: Bearer <key>`. Every error is `application/problem+json`. Changes accept
+`If-Match` with the ETag you read; every POST accepts an `Idempotency-Key`.
 """
 
 
@@ -46,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
+    app.include_router(campaigns_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
 

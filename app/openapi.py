@@ -49,10 +49,16 @@ DESCRIPTIONS = {
     503: "The database is unavailable; see Retry-After",
 }
 NO_DATABASE = {"/healthz", "/v1/rules"}
+OPEN = {"/healthz", "/readyz", "/v1/rules"}
+CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve"}  # open to all; a key, if sent, must be valid
 
 
 def problem_statuses(path: str, method: str) -> set[int]:
     statuses = {500}
+    if path not in OPEN:
+        statuses |= {401, 429}
+        if path not in CREDENTIALS_OPTIONAL:
+            statuses.add(403)
     if path not in ("/healthz", "/v1/rules", "/readyz"):
         statuses.add(422)
     if path not in NO_DATABASE:
@@ -121,6 +127,8 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
             statuses = problem_statuses(path, method) | (extra_statuses(path, method) if extra_statuses else set())
             for status in statuses:
                 responses[str(status)] = _problem_response(status)
+            if path in CREDENTIALS_OPTIONAL:
+                operation["security"] = [{}, {"HTTPBearer": []}]
     _add_links(schema)
     return schema
 

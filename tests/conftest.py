@@ -17,7 +17,8 @@ from app.main import create_app
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "rounds", "combatants", "encounters")  # children first
+TABLES = ("idempotency_keys", "rate_counters", "credentials", "rounds", "combatants", "encounters",
+          "campaigns")  # children first
 
 
 def ensure_postgres_database(url: str) -> None:
@@ -75,10 +76,18 @@ def empty_tables(url: str) -> None:
 @pytest.fixture
 def settings(database_url) -> Settings:
     empty_tables(database_url)
-    return Settings(database_url=database_url)
+    return Settings(database_url=database_url, campaigns_per_address_per_hour=1000)
+
+
+def new_campaign_key(client: TestClient, name: str = "Test campaign") -> str:
+    response = client.post("/v1/campaigns", json={"name": name}, headers={"Authorization": ""})
+    assert response.status_code == 201, response.text
+    return response.json()["key"]["secret"]
 
 
 @pytest.fixture
 def client(settings) -> Iterator[TestClient]:
+    """An HTTP client holding a fresh campaign's key."""
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
+        test_client.headers["Authorization"] = f"Bearer {new_campaign_key(test_client)}"
         yield test_client

@@ -19,6 +19,7 @@ class Encounter(Base):
     __tablename__ = "encounters"
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(100))
     rules: Mapped[dict[str, Any]] = mapped_column(JSONDocument, default=dict)  # overrides of the default ruleset
     round: Mapped[int] = mapped_column(Integer, default=0)  # rounds resolved so far

@@ -41,8 +41,9 @@ def write_transaction(session: Session) -> Iterator[None]:
         raise
 
 
-def _load(session: Session, encounter_id: str, *, with_combatants: bool = False) -> Encounter:
-    query = select(Encounter).where(Encounter.id == encounter_id)
+def _load(session: Session, encounter_id: str, campaign_id: str, *, with_combatants: bool = False) -> Encounter:
+    """The campaign's encounter, or 404 (another campaign's encounter does not exist for this caller)."""
+    query = select(Encounter).where(Encounter.id == encounter_id, Encounter.campaign_id == campaign_id)
     if with_combatants:
         query = query.options(selectinload(Encounter.combatants))
     encounter = session.scalars(query).one_or_none()
@@ -73,11 +74,11 @@ def ruleset_of(encounter: Encounter) -> Ruleset:
     return build_ruleset(encounter.rules)
 
 
-def create(*, session: Session, data: EncounterCreate, claim: Claim | None = None) -> Reply:
+def create(*, session: Session, campaign_id: str, data: EncounterCreate, claim: Claim | None = None) -> Reply:
     ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is written
     rows = [Combatant(id=new_id(), position=i, **_checked_combatant_values(c, ruleset, f"/combatants/{i}"))
             for i, c in enumerate(data.combatants)]
-    encounter = Encounter(id=new_id(), name=data.name, rules=data.rules, round=0, version=1,
+    encounter = Encounter(id=new_id(), campaign_id=campaign_id, name=data.name, rules=data.rules, round=0, version=1,
                           next_position=len(rows), combatants=rows)
     with write_transaction(session):
         session.add(encounter)
@@ -88,24 +89,26 @@ def create(*, session: Session, data: EncounterCreate, claim: Claim | None = Non
     return reply
 
 
-def get(*, session: Session, encounter_id: str) -> Encounter:
+def get(*, session: Session, campaign_id: str, encounter_id: str) -> Encounter:
     with session.begin():
-        return _load(session, encounter_id, with_combatants=True)
+        return _load(session, encounter_id, campaign_id, with_combatants=True)
 
 
-def list(*, session: Session, limit: int, offset: int) -> tuple[list[Encounter], int]:  # noqa: A001
+def list(*, session: Session, campaign_id: str, limit: int, offset: int) -> tuple[list[Encounter], int]:  # noqa: A001
+    mine = Encounter.campaign_id == campaign_id
     with session.begin():
-        total = session.scalar(select(func.count()).select_from(Encounter)) or 0
+        total = session.scalar(select(func.count()).where(mine)) or 0
         items = session.scalars(
-            select(Encounter).order_by(Encounter.created_at.desc(), Encounter.id.desc()).limit(limit).offset(offset)
+            select(Encounter).where(mine).order_by(Encounter.created_at.desc(), Encounter.id.desc())
+            .limit(limit).offset(offset)
         ).all()
     return items, total
 
 
 @retry_stale_snapshot
-def update(*, session: Session, encounter_id: str, data: EncounterUpdate, if_match: str | None) -> Encounter:
+def update(*, session: Session, campaign_id: str, encounter_id: str, data: EncounterUpdate, if_match: str | None) -> Encounter:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, with_combatants=True)
+        encounter = _load(session, encounter_id, campaign_id, with_combatants=True)
         check_if_match(if_match, encounter.version)
         changes: dict[str, Any] = {}
         if data.name is not None:
@@ -120,13 +123,13 @@ def update(*, session: Session, encounter_id: str, data: EncounterUpdate, if_mat
             changes["rules"] = data.rules
         claim_version(session, encounter_id, encounter.version, **changes)
     session.expire(encounter)
-    return get(session=session, encounter_id=encounter_id)
+    return get(session=session, campaign_id=campaign_id, encounter_id=encounter_id)
 
 
 @retry_stale_snapshot
-def delete(*, session: Session, encounter_id: str, if_match: str | None) -> None:
+def delete(*, session: Session, campaign_id: str, encounter_id: str, if_match: str | None) -> None:
     with write_transaction(session):
-        encounter = _load(session, encounter_id)
+        encounter = _load(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         claim_version(session, encounter_id, encounter.version)
         session.delete(encounter)
@@ -140,10 +143,10 @@ def _load_combatant(session: Session, encounter_id: str, combatant_id: str) -> C
 
 
 @retry_stale_snapshot
-def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate, if_match: str | None,
+def add_combatant(*, session: Session, campaign_id: str, encounter_id: str, data: CombatantCreate, if_match: str | None,
                   claim: Claim | None = None) -> Reply:
     with write_transaction(session):
-        encounter = _load(session, encounter_id)
+        encounter = _load(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         count = session.scalar(select(func.count()).where(Combatant.encounter_id == encounter_id)) or 0
         if count >= bounds.MAX_COMBATANTS:
@@ -159,17 +162,17 @@ def add_combatant(*, session: Session, encounter_id: str, data: CombatantCreate,
     return reply
 
 
-def get_combatant(*, session: Session, encounter_id: str, combatant_id: str) -> tuple[Combatant, int]:
+def get_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str) -> tuple[Combatant, int]:
     with session.begin():
-        encounter = _load(session, encounter_id)
+        encounter = _load(session, encounter_id, campaign_id)
         return _load_combatant(session, encounter_id, combatant_id), encounter.version
 
 
 @retry_stale_snapshot
-def update_combatant(*, session: Session, encounter_id: str, combatant_id: str, data: CombatantUpdate,
+def update_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, data: CombatantUpdate,
                      if_match: str | None) -> tuple[Combatant, int]:
     with write_transaction(session):
-        encounter = _load(session, encounter_id)
+        encounter = _load(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         row = _load_combatant(session, encounter_id, combatant_id)
         current = mapping.snapshot(row)
@@ -186,9 +189,9 @@ def update_combatant(*, session: Session, encounter_id: str, combatant_id: str, 
 
 
 @retry_stale_snapshot
-def remove_combatant(*, session: Session, encounter_id: str, combatant_id: str, if_match: str | None) -> None:
+def remove_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, if_match: str | None) -> None:
     with write_transaction(session):
-        encounter = _load(session, encounter_id)
+        encounter = _load(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         row = _load_combatant(session, encounter_id, combatant_id)
         claim_version(session, encounter_id, encounter.version)

@@ -9,6 +9,8 @@ from fastapi import Depends, FastAPI, Header, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
+from app.auth import client_address, optional_principal
+from app.campaigns.service import Principal
 from app.idempotency import service
 from app.idempotency.service import Claim
 from app.responses import Reply
@@ -23,13 +25,16 @@ class Replay(Exception):
         self.reply = reply
 
 
-def scope_of(request: Request) -> str:
-    """Whose keys these are. Without authentication, one shared scope."""
-    return getattr(request.state, "idempotency_scope", "public")
+def scope_of(request: Request, principal: Principal | None) -> str:
+    """Whose keys these are: a campaign's, or an anonymous caller's address. Keys never cross scopes."""
+    if principal is not None:
+        return f"campaign:{principal.campaign_id}"
+    return f"ip:{client_address(request)}"
 
 
 async def idempotency(
     request: Request,
+    principal: Annotated[Principal | None, Depends(optional_principal)],
     idempotency_key: Annotated[str | None, Header(
         alias="Idempotency-Key",
         description="Any unique string (≤255 printable characters): a retry with the same key and body "
@@ -44,7 +49,7 @@ async def idempotency(
     body = await request.body()
     settings = request.app.state.settings
     outcome = await run_in_threadpool(
-        service.claim, request.app.state.sessions, scope=scope_of(request), key=key,
+        service.claim, request.app.state.sessions, scope=scope_of(request, principal), key=key,
         print_=service.fingerprint(request.method, request.url.path, body),
         lease_seconds=settings.idempotency_lease_seconds,
     )

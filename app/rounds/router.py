@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response, status
+from fastapi import APIRouter, Depends, Path, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
+from app.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
 from app.concurrency import etag
 from app.deps import IfMatch, Limit, Offset, SessionDep
 from app.idempotency.deps import IdempotencyDep
@@ -22,41 +23,48 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 @router.post("/v1/encounters/{encounter_id}/rounds", status_code=status.HTTP_201_CREATED, response_model=RoundRead,
              response_class=JSONDocumentResponse)
-def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep, claim: IdempotencyDep,
-                       if_match: IfMatch = None) -> Response:
+def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep, principal: EncounterOwnerDep,
+                       claim: IdempotencyDep, if_match: IfMatch = None) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    return service.resolve_next_round(session=session, encounter_id=encounter_id, round_in=round_in,
-                                      if_match=if_match, claim=claim).response()
+    return service.resolve_next_round(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id,
+                                      round_in=round_in, if_match=if_match, claim=claim).response()
 
 
 @router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead],
             response_class=JSONDocumentResponse)
-def list_rounds(encounter_id: str, session: SessionDep, limit: Limit = 20, offset: Offset = 0) -> Response:
+def list_rounds(encounter_id: str, session: SessionDep, principal: ReaderDep, limit: Limit = 20,
+                offset: Offset = 0) -> Response:
     """The round history, oldest first."""
-    documents, total, version = service.list_rounds(session=session, encounter_id=encounter_id, limit=limit,
-                                                    offset=offset)
+    documents, total, version = service.list_rounds(session=session, campaign_id=principal.campaign_id,
+                                                    encounter_id=encounter_id, limit=limit, offset=offset)
     return JSONDocumentResponse({"items": documents, "total": total, "limit": limit, "offset": offset},
                                 headers={"ETag": etag(version)})
 
 
 @router.get("/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead,
             response_class=JSONDocumentResponse)
-def read_round(encounter_id: str, number: RoundNumber, session: SessionDep) -> Response:
+def read_round(encounter_id: str, number: RoundNumber, session: SessionDep, principal: ReaderDep) -> Response:
     """One stored round: the same document its POST returned."""
-    document, version = service.get_round(session=session, encounter_id=encounter_id, number=number)
+    document, version = service.get_round(session=session, campaign_id=principal.campaign_id,
+                                          encounter_id=encounter_id, number=number)
     return JSONDocumentResponse(document, headers={"ETag": etag(version)})
 
 
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
-def undo_round(encounter_id: str, number: RoundNumber, session: SessionDep, if_match: IfMatch = None) -> Response:
+def undo_round(encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep,
+               if_match: IfMatch = None) -> Response:
     """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
-    version = service.undo_round(session=session, encounter_id=encounter_id, number=number, if_match=if_match)
+    version = service.undo_round(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id,
+                                 number=number, if_match=if_match)
     return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"ETag": etag(version)})
 
 
-@router.post("/v1/resolve", response_model=RoundRead, response_class=JSONDocumentResponse)
+@router.post("/v1/resolve", response_model=RoundRead, response_class=JSONDocumentResponse,
+             dependencies=[Depends(limit_anonymous)])
 async def resolve(body: ResolveRequest, request: Request, claim: IdempotencyDep) -> Response:
-    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer)."""
+    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
+
+    Open to anyone (counted per address); with a key, counted against the key instead."""
     reply = service.resolve_stateless(body)  # CPU only, and short: no thread hop
     if claim is not None:
         await run_in_threadpool(service.keep_reply, sessions=request.app.state.sessions, claim=claim, reply=reply)

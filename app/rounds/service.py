@@ -20,9 +20,9 @@ from app.rounds.models import Round
 from app.rounds.schemas import ResolveRequest, RoundCreate
 
 
-def _encounter(session: Session, encounter_id: str) -> Encounter:
+def _encounter(session: Session, encounter_id: str, campaign_id: str) -> Encounter:
     encounter = session.get(Encounter, encounter_id)
-    if encounter is None:
+    if encounter is None or encounter.campaign_id != campaign_id:
         raise NotFound(f"There is no encounter {encounter_id}.")
     return encounter
 
@@ -34,11 +34,11 @@ def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, An
 
 
 @retry_stale_snapshot
-def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCreate, if_match: str | None,
+def resolve_next_round(*, session: Session, campaign_id: str, encounter_id: str, round_in: RoundCreate, if_match: str | None,
                        claim: Claim | None = None) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     with write_transaction(session):
-        encounter = _encounter(session, encounter_id)
+        encounter = _encounter(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         rows = session.scalars(
             select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.position)
@@ -61,10 +61,10 @@ def resolve_next_round(*, session: Session, encounter_id: str, round_in: RoundCr
     return reply
 
 
-def list_rounds(*, session: Session, encounter_id: str, limit: int, offset: int) -> tuple[list[dict], int, int]:
+def list_rounds(*, session: Session, campaign_id: str, encounter_id: str, limit: int, offset: int) -> tuple[list[dict], int, int]:
     """Oldest first: a history reads forward."""
     with session.begin():
-        encounter = _encounter(session, encounter_id)
+        encounter = _encounter(session, encounter_id, campaign_id)
         total = session.scalar(select(func.count()).where(Round.encounter_id == encounter_id)) or 0
         documents = session.scalars(
             select(Round.document).where(Round.encounter_id == encounter_id)
@@ -73,23 +73,23 @@ def list_rounds(*, session: Session, encounter_id: str, limit: int, offset: int)
         return list(documents), total, encounter.version
 
 
-def get_round(*, session: Session, encounter_id: str, number: int) -> tuple[dict[str, Any], int]:
+def get_round(*, session: Session, campaign_id: str, encounter_id: str, number: int) -> tuple[dict[str, Any], int]:
     with session.begin():
         found = session.execute(
             select(Round.document, Encounter.version).join(Encounter, Encounter.id == Round.encounter_id)
-            .where(Round.encounter_id == encounter_id, Round.number == number)
+            .where(Round.encounter_id == encounter_id, Round.number == number, Encounter.campaign_id == campaign_id)
         ).one_or_none()
         if found is None:
-            _encounter(session, encounter_id)
+            _encounter(session, encounter_id, campaign_id)
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         return found.document, found.version
 
 
 @retry_stale_snapshot
-def undo_round(*, session: Session, encounter_id: str, number: int, if_match: str | None) -> int:
+def undo_round(*, session: Session, campaign_id: str, encounter_id: str, number: int, if_match: str | None) -> int:
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
     with write_transaction(session):
-        encounter = _encounter(session, encounter_id)
+        encounter = _encounter(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         if not 1 <= number <= encounter.round:
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")

@@ -65,8 +65,9 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     from app.rounds import service as rounds
     original = rounds._encounter
 
-    def stale_encounter(session, encounter_id):
-        found = original(session, encounter_id)
+    def stale_encounter(*args):
+        found = original(*args)
+        session = args[0]
         session.expunge(found)
         found.round = 0  # pretend we read the state before round 1
         return found

@@ -64,9 +64,13 @@ def test_key_order_and_spacing_do_not_make_another_request(client, fight):
     assert client.post(f"{url}/rounds", content=reordered, headers=headers).content == first.content
 
 
+def _scope(client):
+    return f"campaign:{client.get('/v1/campaign').json()['id']}"
+
+
 def _insert_key(client, key, fingerprint, locked_ago):
     with client.app.state.sessions() as session, session.begin():
-        session.add(IdempotencyKey(scope="public", key=key, fingerprint=fingerprint, state="in_progress",
+        session.add(IdempotencyKey(scope=_scope(client), key=key, fingerprint=fingerprint, state="in_progress",
                                    lease="someone-else", locked_at=utcnow() - locked_ago,
                                    created_at=utcnow() - locked_ago))
 
@@ -118,7 +122,7 @@ def test_the_key_and_the_round_commit_together(client, fight, monkeypatch):
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 0
     with client.app.state.sessions() as session:
-        assert session.get(IdempotencyKey, ("public", "k4")) is None
+        assert session.get(IdempotencyKey, (_scope(client), "k4")) is None
     assert client.post(f"{url}/rounds", json={"declarations": []},
                        headers={"Idempotency-Key": "k4"}).status_code == 201
 
@@ -129,5 +133,5 @@ def test_keys_are_kept_a_day_then_purged(client, fight):
     _insert_key(client, "stale", "x" * 64, timedelta(hours=25))
     assert purge_once(client.app) == 1
     with client.app.state.sessions() as session:
-        assert session.get(IdempotencyKey, ("public", "fresh")) is not None
-        assert session.get(IdempotencyKey, ("public", "stale")) is None
+        assert session.get(IdempotencyKey, (_scope(client), "fresh")) is not None
+        assert session.get(IdempotencyKey, (_scope(client), "stale")) is None

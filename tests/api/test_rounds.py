@@ -4,6 +4,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
+from tests.conftest import new_campaign_key
 
 
 def _fight(client, **rules):
@@ -150,8 +151,10 @@ def test_a_round_for_a_missing_encounter_is_404(client):
 
 def test_history_survives_a_restart(settings):
     with TestClient(create_app(settings)) as first:
+        key = new_campaign_key(first)
+        first.headers["Authorization"] = f"Bearer {key}"
         url, ids = _fight(first)
         posted = [first.post(f"{url}/rounds", json={"declarations": [], "seed": n}).content for n in (1, 2, 3)]
-    with TestClient(create_app(settings)) as second:
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as second:
         assert [second.get(f"{url}/rounds/{n}").content for n in (1, 2, 3)] == posted
         assert second.get(url).json()["round"] == 3

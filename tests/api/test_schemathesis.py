@@ -7,6 +7,7 @@ Settings and the reasons for each are in schemathesis.toml at the repository roo
 import subprocess
 import sys
 
+import httpx
 import pytest
 
 from tests.conftest import empty_tables
@@ -17,9 +18,12 @@ pytestmark = pytest.mark.slow
 
 def test_schemathesis_finds_nothing(database_url):
     empty_tables(database_url)
-    with Server(database_url, workers=1) as server:
+    with Server(database_url, workers=1, RATE_LIMIT_PER_KEY_PER_MINUTE="100000",
+                RATE_LIMIT_ANONYMOUS_PER_MINUTE="100000", CAMPAIGNS_PER_ADDRESS_PER_HOUR="100000") as server:
+        key = httpx.post(f"{server.url}/v1/campaigns", json={"name": "schemathesis"}).json()["key"]["secret"]
         run = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli", "run", f"{server.url}/openapi.json",
+             "--header", f"Authorization: Bearer {key}",
              "--checks", "all", "--mode", "all", "--phases", "examples,coverage,fuzzing,stateful",
              "--max-examples", "25", "--generation-deterministic", "--continue-on-failure",
              "--request-timeout", "10"],

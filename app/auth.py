@@ -1,0 +1,120 @@
+"""Who may call what: bearer credentials, roles and scopes, and per-key / per-address rate limits.
+
+- missing or bad credentials: 401 with `WWW-Authenticate: Bearer`;
+- another campaign's (or, for a scoped token, another encounter's) resources: 404, never revealing them;
+- the right encounter but not the scope the operation needs: 403.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.campaigns import service as campaigns
+from app.campaigns.service import Principal
+from app.problems import NotFound, ServiceError
+from app.ratelimit import service as ratelimit
+
+bearer = HTTPBearer(auto_error=False, description="A campaign key, or a viewer or player token of one encounter.")
+MINUTE, HOUR = 60, 3600
+
+
+class Unauthorized(ServiceError):
+    status, type, title = 401, "unauthorized", "Missing or bad credentials"
+
+    def __init__(self, detail: str, error: str | None = None):
+        super().__init__(detail)
+        self.headers = {"WWW-Authenticate": f'Bearer error="{error}"' if error else "Bearer"}
+
+
+class Forbidden(ServiceError):
+    status, type, title = 403, "forbidden", "Your credentials do not allow this"
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
+    return request.client.host if request.client else "unknown"
+
+
+def optional_principal(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> Principal | None:
+    """The caller, if it sent credentials (bad ones are a 401 even where none are needed)."""
+    if credentials is None:
+        if request.headers.get("authorization"):
+            raise Unauthorized("Send credentials as Authorization: Bearer <key>.", error="invalid_request")
+        return None
+    settings = request.app.state.settings
+    secret_hash = campaigns.hash_secret(credentials.credentials)
+    with request.app.state.sessions() as session, session.begin():
+        # Count first, then look up: a transaction that writes before it reads never finds its SQLite
+        # snapshot stale. The bucket is the secret's hash, so guessed keys are counted too.
+        ratelimit.hit(session, bucket=f"key:{secret_hash[:40]}", limit=settings.rate_limit_per_key_per_minute,
+                      window_seconds=MINUTE)
+        principal = campaigns.authenticate(session, secret_hash)
+    if principal is None:
+        raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
+    return principal
+
+
+def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
+    if principal is None:
+        raise Unauthorized("This needs a campaign key or a token: Authorization: Bearer <key>. "
+                           "POST /v1/campaigns creates a campaign and its key.")
+    return principal
+
+
+def owner(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    if not principal.is_owner:
+        raise Forbidden("Only the campaign's key can do this; a viewer or player token cannot.")
+    return principal
+
+
+def encounter_reader(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    if not principal.is_owner and principal.encounter_id != encounter_id:
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    return principal
+
+
+def encounter_owner(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    if not principal.is_owner:
+        if principal.encounter_id == encounter_id:
+            raise Forbidden("A viewer or player token cannot change the encounter.")
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    return principal
+
+
+def combatant_editor(encounter_id: str, combatant_id: str,
+                     principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    """The owner, or the player whose token is bound to this combatant."""
+    if principal.is_owner:
+        return principal
+    if principal.encounter_id != encounter_id:
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    if principal.role == "player" and principal.combatant_id == combatant_id:
+        return principal
+    raise Forbidden("Only the campaign's key, or this combatant's player token, can change it.")
+
+
+def limit_anonymous(request: Request, principal: Annotated[Principal | None, Depends(optional_principal)]) -> None:
+    """Calls without credentials are counted per client address."""
+    if principal is None:
+        settings = request.app.state.settings
+        with request.app.state.sessions() as session, session.begin():
+            ratelimit.hit(session, bucket=f"ip:{client_address(request)}", window_seconds=MINUTE,
+                          limit=settings.rate_limit_anonymous_per_minute)
+
+
+def limit_campaign_creation(request: Request) -> None:
+    settings = request.app.state.settings
+    with request.app.state.sessions() as session, session.begin():
+        ratelimit.hit(session, bucket=f"ip:{client_address(request)}:campaigns", window_seconds=HOUR,
+                      limit=settings.campaigns_per_address_per_hour)
+
+
+OwnerDep = Annotated[Principal, Depends(owner)]
+ReaderDep = Annotated[Principal, Depends(encounter_reader)]
+EncounterOwnerDep = Annotated[Principal, Depends(encounter_owner)]
+CombatantEditorDep = Annotated[Principal, Depends(combatant_editor)]

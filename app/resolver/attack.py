@@ -1,13 +1,13 @@
 """RULES.md sections 6 and 8: one action, read against the state at the start of its tick.
 
-Nothing here changes state: each action returns its outcome and the effect to apply when
-its tick ends, which is what makes simultaneous actions simultaneous.
+Nothing here changes state: each action returns its outcome and records what it does in the
+tick's `TickEffects`, applied only when the tick ends. That is what makes simultaneous
+actions simultaneous.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from .initiative import Scheduled
 from .model import ActionOutcome, Attack, FirstAid
@@ -19,20 +19,30 @@ RollDice = Callable[[str, int, int], tuple[int, ...]]  # (key, count, sides) -> 
 D20 = 20
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """What an action does to the state when its tick ends."""
+class TickEffects:
+    """What the actions of one tick do, applied together when it ends."""
 
-    target: str
-    wound: WoundClass | None = None
-    stop_bleeding_of: int = 0  # first aid: how many wounds (those present at tick start) stop bleeding
-    draws_weapon: str | None = None  # the actor whose weapon is now in hand
+    __slots__ = ("drawn", "wounds", "first_aid")
+
+    def __init__(self) -> None:
+        self.drawn: list[LiveCombatant] = []  # whose weapon is now in hand
+        self.wounds: list[tuple[LiveCombatant, WoundClass]] = []  # in the tick's listing order
+        self.first_aid: list[tuple[LiveCombatant, int]] = []  # patient, wounds present when the tick began
+
+    def apply(self) -> None:
+        for actor in self.drawn:
+            actor.weapon_ready = True
+        for target, row in self.wounds:
+            target.take_wound(row)
+        for patient, wounds_before in self.first_aid:
+            patient.stop_bleeding(wounds_before)
 
 
-def _outcome(action: Scheduled, tick: int, result: str, **fields) -> ActionOutcome:
-    return ActionOutcome(tick=tick, actor=action.actor, seq=action.seq, type=action.declaration.action.type,
-                         target=action.target, score=action.score, technical_actions=action.technical_actions,
-                         result=result, **fields)
+def _outcome(action: Scheduled, tick: int, result: str, roll=None, target_number=None, hit=None, margin=None,
+             damage_rolls=None, blow=None, effective=None, wound=None) -> ActionOutcome:
+    return ActionOutcome(tick, action.actor, action.seq, action.declaration.action.type, action.target, action.score,
+                         action.technical_actions, result, roll, target_number, hit, margin, damage_rolls, blow,
+                         effective, wound)
 
 
 def target_number(actor: LiveCombatant, target: LiveCombatant, actor_stance: str, target_stance: str,
@@ -46,42 +56,41 @@ def target_number(actor: LiveCombatant, target: LiveCombatant, actor_stance: str
 
 def resolve_attack(action: Scheduled, tick: int, actor: LiveCombatant, target: LiveCombatant,
                    weapon: WeaponProfile, stances: Mapping[str, str], ruleset: Ruleset,
-                   roll: RollDie, roll_many: RollDice) -> tuple[ActionOutcome, list[Effect]]:
-    drawn = [Effect(actor.combatant.id, draws_weapon=actor.combatant.id)] if not actor.weapon_ready else []
+                   roll: RollDie, roll_many: RollDice, effects: TickEffects) -> ActionOutcome:
+    if not actor.weapon_ready:
+        effects.drawn.append(actor)  # its attack came up while it was active: the weapon is in hand
     if target.status == "dead":
-        return _outcome(action, tick, "target_down"), drawn
+        return _outcome(action, tick, "target_down")
     tn = target_number(actor, target, stances[actor.combatant.id], stances[target.combatant.id], ruleset)
     d20 = roll(f"{action.actor}.attack.{action.seq}", D20)
-    hit = d20 == ruleset.natural_hit or (d20 != ruleset.natural_miss and d20 <= tn)
-    if not hit:
-        return _outcome(action, tick, "miss", roll=d20, target_number=tn, hit=False), drawn
+    if not (d20 == ruleset.natural_hit or (d20 != ruleset.natural_miss and d20 <= tn)):
+        return _outcome(action, tick, "miss", d20, tn, False)
     margin = max(0, tn - d20)
     damage = weapon.damage
     rolls = roll_many(f"{action.actor}.damage.{action.seq}", damage.count, damage.sides)
     blow = sum(rolls) + damage.modifier + actor.combatant.damage_bonus + margin // ruleset.margin_divisor
     effective = blow - target.combatant.armor - target.combatant.toughness
     wound = ruleset.wound_for(effective)
-    fields = dict(roll=d20, target_number=tn, hit=True, margin=margin, damage_rolls=rolls, blow=blow,
-                  effective=effective)
     if wound is None:
-        return _outcome(action, tick, "deflected", **fields), drawn
-    outcome = _outcome(action, tick, "wound", wound=wound.name, **fields)
-    return outcome, [*drawn, Effect(target.combatant.id, wound=wound)]
+        return _outcome(action, tick, "deflected", d20, tn, True, margin, rolls, blow, effective)
+    effects.wounds.append((target, wound))
+    return _outcome(action, tick, "wound", d20, tn, True, margin, rolls, blow, effective, wound.name)
 
 
 def resolve_action(action: Scheduled, tick: int, live: Mapping[str, LiveCombatant],
                    weapons: Mapping[str, WeaponProfile], stances: Mapping[str, str], ruleset: Ruleset,
-                   roll: RollDie, roll_many: RollDice) -> tuple[ActionOutcome, list[Effect]]:
+                   roll: RollDie, roll_many: RollDice, effects: TickEffects) -> ActionOutcome:
     actor = live[action.actor]
     if actor.status != "active":
-        return _outcome(action, tick, "actor_down"), []
+        return _outcome(action, tick, "actor_down")
     kind = action.declaration.action
     if isinstance(kind, Attack):
         return resolve_attack(action, tick, actor, live[action.target], weapons[action.actor], stances,
-                              ruleset, roll, roll_many)
+                              ruleset, roll, roll_many, effects)
     if isinstance(kind, FirstAid):
         patient = live[kind.target]
         if patient.status == "dead":
-            return _outcome(action, tick, "target_down"), []
-        return _outcome(action, tick, "done"), [Effect(patient.combatant.id, stop_bleeding_of=len(patient.wounds))]
-    return _outcome(action, tick, "done"), []
+            return _outcome(action, tick, "target_down")
+        effects.first_aid.append((patient, len(patient.wounds)))
+        return _outcome(action, tick, "done")
+    return _outcome(action, tick, "done")

@@ -130,9 +130,8 @@ def combatant_to_json(c: Combatant) -> dict[str, Any]:
 
 
 def state_to_json(state: CombatantState) -> dict[str, Any]:
-    c = state.combatant
-    return {"id": c.id, "status": c.status, "blood": c.blood, "weapon_ready": c.weapon_ready,
-            "penalty": state.penalty, "wounds": [wound_to_json(w) for w in c.wounds]}
+    return {"id": state.id, "status": state.status, "blood": state.blood, "weapon_ready": state.weapon_ready,
+            "penalty": state.penalty, "wounds": [wound_to_json(w) for w in state.wounds]}
 
 
 def bleeding_to_json(loss: BloodLoss) -> dict[str, Any]:

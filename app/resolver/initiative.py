@@ -3,32 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from .model import Attack, Combatant, Custom, Declaration, FirstAid
 from .ruleset import Ruleset, WeaponProfile
 
 
-@dataclass(frozen=True, slots=True)
 class Scheduled:
-    """One action placed in the round: its score, and what breaks ties."""
+    """One action placed in the round: its score, and what breaks ties. Private to a round, so a
+    plain slotted class: a frozen dataclass costs several times more to build, on the hot path."""
 
-    score: int
-    initiative: int  # as entered, before any penalty: the first tie-breaker
-    actor: str
-    seq: int
-    declaration: Declaration
-    technical_actions: int  # paid in this action's score (0 on attacks after the first)
+    __slots__ = ("score", "initiative", "actor", "seq", "declaration", "technical_actions", "target")
 
-    @property
-    def target(self) -> str | None:
-        action = self.declaration.action
+    def __init__(self, score: int, initiative: int, actor: str, seq: int, declaration: Declaration,
+                 technical_actions: int):
+        self.score = score
+        self.initiative = initiative  # as entered, before any penalty: the first tie-breaker
+        self.actor = actor
+        self.seq = seq
+        self.declaration = declaration
+        self.technical_actions = technical_actions  # paid in this score (0 on attacks after the first)
+        action = declaration.action
         if isinstance(action, Attack):
             targets = action.targets
-            return targets[min(self.seq, len(targets)) - 1]  # attacks past the list's end go to its last id
-        if isinstance(action, FirstAid):
-            return action.target
-        return None
+            self.target: str | None = targets[min(seq, len(targets)) - 1]  # past the list's end: its last id
+        else:
+            self.target = getattr(action, "target", None)
 
 
 RollDelayDie = Callable[[str, int], int]  # (combatant id, action number k) -> delay die
@@ -58,10 +57,14 @@ def schedule_declaration(declaration: Declaration, actor: Combatant, penalty: in
     return scheduled
 
 
+def _resolution_order(action: Scheduled) -> tuple[int, int, str, int]:
+    return (-action.score, -action.initiative, action.actor, action.seq)
+
+
 def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
     """Higher score first; then higher initiative; still equal: one simultaneous tick,
     listed by combatant id, then seq."""
-    actions = sorted(actions, key=lambda a: (-a.score, -a.initiative, a.actor, a.seq))
+    actions = sorted(actions, key=_resolution_order)
     ticks: list[list[Scheduled]] = []
     previous: tuple[int, int] | None = None
     for action in actions:

@@ -117,10 +117,14 @@ class BloodLoss:
 
 @dataclass(frozen=True, slots=True)
 class CombatantState:
-    """A combatant after the round: the input with status, blood, weapon and wounds brought up to date."""
+    """What a round changes on a combatant, as it stands after the round (every other field is as given)."""
 
-    combatant: Combatant  # blood filled in, wounds with penalty and bleed filled in
-    penalty: int
+    id: str
+    status: Status
+    blood: int
+    weapon_ready: bool
+    wounds: tuple[Wound, ...]  # penalty and bleed filled in
+    penalty: int  # the sum of the wounds' penalties
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,10 +47,10 @@ def row_values(combatant: rm.Combatant) -> dict[str, Any]:
     return values
 
 
-def state_values(combatant: rm.Combatant) -> dict[str, Any]:
+def state_values(state: rm.CombatantState) -> dict[str, Any]:
     """Only what a round changes, keyed for a bulk UPDATE by primary key."""
-    return {"id": combatant.id, "status": combatant.status, "blood": combatant.blood,
-            "weapon_ready": combatant.weapon_ready, "wounds": [wound_to_json(w) for w in combatant.wounds]}
+    return {"id": state.id, "status": state.status, "blood": state.blood, "weapon_ready": state.weapon_ready,
+            "wounds": [wound_to_json(w) for w in state.wounds]}
 
 
 def snapshot(row: CombatantRow) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
 from app.responses import Reply
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
-from app.resolver.codec import combatant_to_json, result_to_json
+from app.resolver.codec import result_to_json
 from app.rounds import mapping
 from app.rounds.models import Round
 from app.rounds.schemas import ResolveRequest, RoundCreate
@@ -44,17 +44,19 @@ def resolve_next_round(*, session: Session, campaign_id: str, encounter_id: str,
             select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.position)
         ).all()
         number = encounter.round + 1
+        before = [mapping.snapshot(r) for r in rows]
         result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)
         document = result_to_json(result)
         version = claim_version(session, encounter_id, encounter.version, round=number)
         session.add(Round(
             encounter_id=encounter_id, number=number, document=document,
             request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-            state_before={"next_position": encounter.next_position, "combatants": [mapping.snapshot(r) for r in rows]},
-            state_after=[combatant_to_json(s.combatant) for s in result.combatants],
+            state_before={"next_position": encounter.next_position, "combatants": before},
+            state_after=[{**snapshot, **mapping.state_values(after)}
+                         for snapshot, after in zip(before, result.combatants)],
         ))
         if rows:
-            session.execute(update(Combatant), [mapping.state_values(s.combatant) for s in result.combatants])
+            session.execute(update(Combatant), [mapping.state_values(s) for s in result.combatants])
         reply = Reply.json(201, document, etag=etag(version),
                            location=f"/v1/encounters/{encounter_id}/rounds/{number}")
         record(session, claim, reply)

@@ -182,12 +182,12 @@ def attacks_in_sequence(state: RoundInput, result) -> None:
 
 def status_never_goes_back(state: RoundInput, result) -> None:
     """active -> unconscious -> dead, never the other way; the dead do not change."""
-    assert [s.combatant.id for s in result.combatants] == [c.id for c in state.combatants]
+    assert [s.id for s in result.combatants] == [c.id for c in state.combatants]
     for before, after in zip(state.combatants, result.combatants):
-        assert SEVERITY[after.combatant.status] >= SEVERITY[before.status]
+        assert SEVERITY[after.status] >= SEVERITY[before.status]
         if before.status == "dead":
-            assert after.combatant.blood == (before.vitality if before.blood is None else before.blood)
-            assert len(after.combatant.wounds) == len(before.wounds)
+            assert after.blood == (before.vitality if before.blood is None else before.blood)
+            assert len(after.wounds) == len(before.wounds)
 
 
 def nobody_acts_once_down(state: RoundInput, result) -> None:

@@ -35,7 +35,8 @@ class TickEffects:
         for target, row in self.wounds:
             target.take_wound(row)
         for patient, wounds_before in self.first_aid:
-            patient.stop_bleeding(wounds_before)
+            if patient.status != "dead":  # killed by a blow of this same tick: a dead one never changes again
+                patient.stop_bleeding(wounds_before)
 
 
 def _outcome(action: Scheduled, tick: int, result: str, roll=None, target_number=None, hit=None, margin=None,

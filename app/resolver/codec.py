@@ -71,7 +71,10 @@ def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
             return None
         return FirstAid(value["target"])
     if kind == "custom":
-        return Custom(value.get("name"), value.get("delay", 0))
+        missing = [name for name in ("name", "delay") if name not in value]
+        for name in missing:
+            issues.add(f"{field}/{name}", "required: a custom action names itself and declares its delay")
+        return None if missing else Custom(value["name"], value["delay"])
     if kind == "none":
         return NoAction()
     issues.add(f"{field}/type", f"unknown action type {kind!r}; use attack, first_aid, custom or none")

@@ -6,7 +6,7 @@ Unless a case says otherwise a fighter has initiative 10, attack 10, defense 0 a
 
 import pytest
 
-from tests.resolver.helpers import attack, brief, custom, fighter, first_aid, none, resolve, state_of
+from tests.resolver.helpers import attack, brief, custom, fighter, first_aid, none, refused_fields, resolve, state_of
 
 CRITICAL = {"class": "critical"}  # penalty 5, bleed 3
 SEVERE = {"class": "severe"}  # penalty 3, bleed 2
@@ -246,3 +246,24 @@ def test_first_aid_on_one_killed_earlier_in_the_round_is_target_down():
 def test_none_makes_no_entry_and_no_roll():
     result = resolve([fighter("ala"), fighter("bolek")], [none("ala", stance="defensive")], {})
     assert (result["actions"], result["dice"]) == ([], {})
+
+
+def test_first_aid_in_the_tick_its_patient_dies_changes_nothing():
+    """Simultaneous: the aid was given (done), but a dead one never changes again, so its wounds stay as they were."""
+    result = resolve(
+        [fighter("ala", initiative=20), fighter("bolek", initiative=20, damage_bonus=20),
+         fighter("cyryl", wounds=[SEVERE])],
+        [attack("bolek", "cyryl"), first_aid("ala", "cyryl")],
+        # bolek 20 - 5 (long sword) - 9 = 6 and ala 20 - 10 (first aid) - 4 = 6, equal initiative: one tick
+        {"bolek.initiative.1": 9, "bolek.attack.1": 1, "bolek.damage.1": [8], "ala.initiative.1": 4},
+    )
+    ticks = {(a["actor"], a["result"]): a["tick"] for a in result["actions"]}
+    assert ticks == {("ala", "done"): 1, ("bolek", "wound"): 1}
+    cyryl = state_of(result, "cyryl")
+    assert cyryl["status"] == "dead" and cyryl["wounds"][0] == {"class": "severe", "penalty": 3, "bleed": 2}
+
+
+def test_a_custom_action_must_declare_its_delay():
+    request = {"combatants": [fighter("ala")], "declarations": [{"combatant": "ala",
+                                                                 "action": {"type": "custom", "name": "pray"}}]}
+    assert refused_fields(request) == ["/declarations/0/action/delay"]

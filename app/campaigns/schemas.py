@@ -43,6 +43,8 @@ class CampaignCreated(CampaignRead):
 
 
 class KeyCreate(Input):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"label": "GM's tablet"}]})
+
     label: Name | None = None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
@@ -87,13 +87,17 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def get_session(request: Request) -> Iterator[Session]:
+async def get_session(request: Request) -> AsyncIterator[Session]:
     """One session per request, from the factory create_app put on app.state.
 
-    Services open and commit the transaction; nothing commits after the yield.
+    Services open and commit the transaction; nothing commits after the yield. Async although
+    the session is not: making one does no I/O, and a sync dependency would cost a thread hop.
     """
-    with request.app.state.sessions() as session:
+    session = request.app.state.sessions()
+    try:
         yield session
+    finally:
+        session.close()  # services end their transactions, so this only drops the session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 1
 export TEST_POSTGRES_URL ?= postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test
 
-.PHONY: run test migrate bench clean
+.PHONY: run test migrate bench lint clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ migrate: $(BIN)/activate
 test: $(BIN)/activate
 	bash scripts/ensure-postgres
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
+
+lint: $(BIN)/activate
+	$(BIN)/ruff check app tests
+	$(BIN)/ruff format --check app
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/resolver_bench.py

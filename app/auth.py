@@ -51,8 +51,12 @@ def optional_principal(
     with request.app.state.sessions() as session, session.begin():
         # Count first, then look up: a transaction that writes before it reads never finds its SQLite
         # snapshot stale. The bucket is the secret's hash, so guessed keys are counted too.
-        ratelimit.hit(session, bucket=f"key:{secret_hash[:40]}", limit=settings.rate_limit_per_key_per_minute,
-                      window_seconds=MINUTE)
+        ratelimit.hit(
+            session,
+            bucket=f"key:{secret_hash[:40]}",
+            limit=settings.rate_limit_per_key_per_minute,
+            window_seconds=MINUTE,
+        )
         principal = campaigns.authenticate(session, secret_hash)
     if principal is None:
         raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
@@ -61,8 +65,10 @@ def optional_principal(
 
 def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
     if principal is None:
-        raise Unauthorized("This needs a campaign key or a token: Authorization: Bearer <key>. "
-                           "POST /v1/campaigns creates a campaign and its key.")
+        raise Unauthorized(
+            "This needs a campaign key or a token: Authorization: Bearer <key>. "
+            "POST /v1/campaigns creates a campaign and its key."
+        )
     return principal
 
 
@@ -86,8 +92,9 @@ def encounter_owner(encounter_id: str, principal: Annotated[Principal, Depends(c
     return principal
 
 
-def combatant_editor(encounter_id: str, combatant_id: str,
-                     principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+def combatant_editor(
+    encounter_id: str, combatant_id: str, principal: Annotated[Principal, Depends(current_principal)]
+) -> Principal:
     """The owner, or the player whose token is bound to this combatant."""
     if principal.is_owner:
         return principal
@@ -103,15 +110,23 @@ def limit_anonymous(request: Request, principal: Annotated[Principal | None, Dep
     if principal is None:
         settings = request.app.state.settings
         with request.app.state.sessions() as session, session.begin():
-            ratelimit.hit(session, bucket=f"ip:{client_address(request)}", window_seconds=MINUTE,
-                          limit=settings.rate_limit_anonymous_per_minute)
+            ratelimit.hit(
+                session,
+                bucket=f"ip:{client_address(request)}",
+                window_seconds=MINUTE,
+                limit=settings.rate_limit_anonymous_per_minute,
+            )
 
 
 def limit_campaign_creation(request: Request) -> None:
     settings = request.app.state.settings
     with request.app.state.sessions() as session, session.begin():
-        ratelimit.hit(session, bucket=f"ip:{client_address(request)}:campaigns", window_seconds=HOUR,
-                      limit=settings.campaigns_per_address_per_hour)
+        ratelimit.hit(
+            session,
+            bucket=f"ip:{client_address(request)}:campaigns",
+            window_seconds=HOUR,
+            limit=settings.campaigns_per_address_per_hour,
+        )
 
 
 OwnerDep = Annotated[Principal, Depends(owner)]

@@ -48,8 +48,9 @@ def check_if_match(if_match: str | None, version: int) -> None:
     tags = [tag.strip() for tag in if_match.split(",")]
     if "*" in tags or etag(version) in tags:
         return
-    raise PreconditionFailed(f"If-Match {if_match} does not match the current ETag {etag(version)}",
-                             current_etag=etag(version))
+    raise PreconditionFailed(
+        f"If-Match {if_match} does not match the current ETag {etag(version)}", current_etag=etag(version)
+    )
 
 
 def _conflict() -> Conflict:

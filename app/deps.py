@@ -8,7 +8,8 @@ from fastapi import Header, Query
 
 from app.db import SessionDep  # noqa: F401  (re-exported for routers)
 
-IfMatch = Annotated[str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.',
-                                       max_length=200)]
+IfMatch = Annotated[
+    str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)
+]
 Limit = Annotated[int, Query(ge=1, le=100, description="Page size.")]
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip.")]

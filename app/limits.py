@@ -56,6 +56,11 @@ class BodySizeLimit:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = problem(PayloadTooLarge.status, PayloadTooLarge.type, PayloadTooLarge.title,
-                           f"Request bodies are limited to {self.max_bytes} bytes.", headers={"Connection": "close"})
+        response = problem(
+            PayloadTooLarge.status,
+            PayloadTooLarge.type,
+            PayloadTooLarge.title,
+            f"Request bodies are limited to {self.max_bytes} bytes.",
+            headers={"Connection": "close"},
+        )
         await response(scope, receive, send)

@@ -41,8 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         purger.cancel()
         engine.dispose()
 
-    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION,
-                  lifespan=lifespan)
+    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)

@@ -14,8 +14,11 @@ PROBLEM_SCHEMA = {
     "description": "RFC 9457 problem details.",
     "required": ["type", "title", "status", "detail"],
     "properties": {
-        "type": {"type": "string", "description": "Stable problem type, /problems/<slug>.",
-                 "examples": ["/problems/invalid-round"]},
+        "type": {
+            "type": "string",
+            "description": "Stable problem type, /problems/<slug>.",
+            "examples": ["/problems/invalid-round"],
+        },
         "title": {"type": "string"},
         "status": {"type": "integer", "description": "Equal to the HTTP status."},
         "detail": {"type": "string"},
@@ -75,8 +78,10 @@ def problem_statuses(path: str, method: str) -> set[int]:
 
 
 def _problem_response(status: int) -> dict[str, Any]:
-    return {"description": DESCRIPTIONS[status],
-            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    return {
+        "description": DESCRIPTIONS[status],
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
 
 
 # How responses lead to other operations (OpenAPI links): documentation, and a map for stateful testing.
@@ -86,18 +91,23 @@ COMBATANT = {"encounter_id": "$request.path.encounter_id", "combatant_id": "$res
 ROUND = {"encounter_id": "$request.path.encounter_id", "number": "$response.body#/round"}
 LINKS = {
     ("/v1/encounters", "post"): [
-        ("ReadEncounter", "read_encounter", ENCOUNTER), ("UpdateEncounter", "update_encounter", ENCOUNTER),
-        ("DeleteEncounter", "delete_encounter", ENCOUNTER), ("AddCombatant", "add_combatant", ENCOUNTER),
-        ("ResolveRound", "resolve_next_round", ENCOUNTER), ("ListRounds", "list_rounds", ENCOUNTER),
+        ("ReadEncounter", "read_encounter", ENCOUNTER),
+        ("UpdateEncounter", "update_encounter", ENCOUNTER),
+        ("DeleteEncounter", "delete_encounter", ENCOUNTER),
+        ("AddCombatant", "add_combatant", ENCOUNTER),
+        ("ResolveRound", "resolve_next_round", ENCOUNTER),
+        ("ListRounds", "list_rounds", ENCOUNTER),
         ("ReadCombatant", "read_combatant", COMBATANT_OF_NEW_ENCOUNTER),
         ("UpdateCombatant", "update_combatant", COMBATANT_OF_NEW_ENCOUNTER),
     ],
     ("/v1/encounters/{encounter_id}/combatants", "post"): [
-        ("ReadCombatant", "read_combatant", COMBATANT), ("UpdateCombatant", "update_combatant", COMBATANT),
+        ("ReadCombatant", "read_combatant", COMBATANT),
+        ("UpdateCombatant", "update_combatant", COMBATANT),
         ("RemoveCombatant", "remove_combatant", COMBATANT),
     ],
     ("/v1/encounters/{encounter_id}/rounds", "post"): [
-        ("ReadRound", "read_round", ROUND), ("UndoRound", "undo_round", ROUND),
+        ("ReadRound", "read_round", ROUND),
+        ("UndoRound", "undo_round", ROUND),
     ],
 }
 
@@ -112,7 +122,9 @@ def _add_links(schema: dict[str, Any]) -> None:
         for name, target, parameters in links:
             target_id = next(oid for oid in operation_ids if oid.startswith(f"{target}_"))
             operation["responses"][created].setdefault("links", {})[name] = {
-                "operationId": target_id, "parameters": parameters}
+                "operationId": target_id,
+                "parameters": parameters,
+            }
 
 
 def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:

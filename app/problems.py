@@ -72,8 +72,9 @@ class ServiceUnavailable(ServiceError):
 HTTP_TYPES = {413: PayloadTooLarge.type}  # one type per kind of error, whoever raised it
 
 
-def problem(status: int, type_: str, title: str, detail: str, headers: dict[str, str] | None = None,
-            **extra: Any) -> Response:
+def problem(
+    status: int, type_: str, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> Response:
     body = {"type": TYPE_PREFIX + type_, "title": title, "status": status, "detail": detail, **extra}
     return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
@@ -108,8 +109,9 @@ def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
 def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, error: ServiceError) -> Response:
-        return problem(error.status, error.type, error.title, error.detail, headers=error.headers or None,
-                       **error.extra)
+        return problem(
+            error.status, error.type, error.title, error.detail, headers=error.headers or None, **error.extra
+        )
 
     @app.exception_handler(ResolverError)
     async def _resolver_error(_request: Request, error: ResolverError) -> Response:
@@ -136,9 +138,13 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(OperationalError)
     async def _database_down(_request: Request, error: OperationalError) -> Response:
         log.warning("database unavailable: %s", error.orig)
-        return problem(503, ServiceUnavailable.type, ServiceUnavailable.title,
-                       "The database did not answer. Nothing was changed; retry shortly.",
-                       headers=ServiceUnavailable.headers)
+        return problem(
+            503,
+            ServiceUnavailable.type,
+            ServiceUnavailable.title,
+            "The database did not answer. Nothing was changed; retry shortly.",
+            headers=ServiceUnavailable.headers,
+        )
 
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, error: DBAPIError) -> Response:

@@ -34,7 +34,11 @@ class Reply:
 
     @classmethod
     def json(cls, status_code: int, content: Any, **headers: str) -> Reply:
-        body = content.model_dump_json(by_alias=True).encode() if hasattr(content, "model_dump_json") else render_json(content)
+        body = (
+            content.model_dump_json(by_alias=True).encode()
+            if hasattr(content, "model_dump_json")
+            else render_json(content)
+        )
         return cls(status_code, body, {"content-type": JSON_MEDIA_TYPE, **headers})
 
     def response(self, **extra_headers: str) -> Response:

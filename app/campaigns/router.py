@@ -6,16 +6,27 @@ from fastapi import APIRouter, Depends, Response, status
 
 from app.auth import EncounterOwnerDep, OwnerDep, limit_campaign_creation
 from app.campaigns import service
-from app.campaigns.schemas import (CampaignCreate, CampaignCreated, CampaignRead, CredentialCreated, CredentialRead,
-                                   KeyCreate, TokenCreate)
+from app.campaigns.schemas import (
+    CampaignCreate,
+    CampaignCreated,
+    CampaignRead,
+    CredentialCreated,
+    CredentialRead,
+    KeyCreate,
+    TokenCreate,
+)
 from app.deps import SessionDep
 from app.idempotency.deps import IdempotencyDep
 
 router = APIRouter(tags=["campaigns"])
 
 
-@router.post("/v1/campaigns", status_code=status.HTTP_201_CREATED, response_model=CampaignCreated,
-             dependencies=[Depends(limit_campaign_creation)])
+@router.post(
+    "/v1/campaigns",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CampaignCreated,
+    dependencies=[Depends(limit_campaign_creation)],
+)
 def create_campaign(data: CampaignCreate, session: SessionDep, claim: IdempotencyDep) -> Response:
     """Create a campaign and its first key. The key is shown **once**: keep it."""
     return service.create(session=session, name=data.name, claim=claim).response()
@@ -42,8 +53,9 @@ def create_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim:
 @router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
 def rotate_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep) -> Response:
     """A new owner key, and the calling key revoked, in one step."""
-    return service.create_key(session=session, principal=principal, label=data.label, claim=claim,
-                              retire_caller=True).response()
+    return service.create_key(
+        session=session, principal=principal, label=data.label, claim=claim, retire_caller=True
+    ).response()
 
 
 @router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
@@ -53,13 +65,16 @@ def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep) -> Respons
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/v1/encounters/{encounter_id}/tokens", status_code=status.HTTP_201_CREATED,
-             response_model=CredentialCreated)
-def create_token(encounter_id: str, data: TokenCreate, session: SessionDep, principal: EncounterOwnerDep,
-                 claim: IdempotencyDep) -> Response:
+@router.post(
+    "/v1/encounters/{encounter_id}/tokens", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated
+)
+def create_token(
+    encounter_id: str, data: TokenCreate, session: SessionDep, principal: EncounterOwnerDep, claim: IdempotencyDep
+) -> Response:
     """A read-only viewer token for this encounter, or a player token bound to one of its combatants."""
-    return service.create_token(session=session, principal=principal, encounter_id=encounter_id, data=data,
-                                claim=claim).response()
+    return service.create_token(
+        session=session, principal=principal, encounter_id=encounter_id, data=data, claim=claim
+    ).response()
 
 
 @router.get("/v1/encounters/{encounter_id}/tokens", response_model=list[CredentialRead])

@@ -49,10 +49,14 @@ class KeyCreate(Input):
 
 
 class TokenCreate(Input):
-    model_config = ConfigDict(json_schema_extra={"examples": [
-        {"role": "viewer", "label": "table screen"},
-        {"role": "player", "combatant": "5b3c8f0e-0a8e-4c1e-9a57-0f0b8d7a1c11", "label": "Ala's phone"},
-    ]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"role": "viewer", "label": "table screen"},
+                {"role": "player", "combatant": "5b3c8f0e-0a8e-4c1e-9a57-0f0b8d7a1c11", "label": "Ala's phone"},
+            ]
+        }
+    )
 
     role: Literal["viewer", "player"]
     combatant: Id | None = Field(default=None, description="The combatant a player token is bound to.")

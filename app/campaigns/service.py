@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from app.campaigns.models import Campaign, Credential
 from app.campaigns.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead, TokenCreate
-from app.encounters.models import Combatant, Encounter, utcnow
+from app.encounters.models import Combatant, utcnow
+from app.encounters.service import load_owned
 from app.idempotency.service import Claim, record
 from app.problems import Conflict, NotFound, Unprocessable
 from app.responses import Reply
@@ -39,28 +40,48 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _issue(session: Session, campaign_id: str, role: str, *, encounter_id: str | None = None,
-           combatant_id: str | None = None, label: str | None = None) -> CredentialCreated:
+def _issue(
+    session: Session,
+    campaign_id: str,
+    role: str,
+    *,
+    encounter_id: str | None = None,
+    combatant_id: str | None = None,
+    label: str | None = None,
+) -> CredentialCreated:
     secret = SECRET_PREFIX[role] + secrets.token_urlsafe(32)  # 256 random bits
-    credential = Credential(id=str(uuid.uuid4()), campaign_id=campaign_id, secret_hash=hash_secret(secret),
-                            role=role, encounter_id=encounter_id, combatant_id=combatant_id, label=label,
-                            created_at=utcnow())
+    credential = Credential(
+        id=str(uuid.uuid4()),
+        campaign_id=campaign_id,
+        secret_hash=hash_secret(secret),
+        role=role,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        label=label,
+        created_at=utcnow(),
+    )
     session.add(credential)
     return CredentialCreated(**_read(credential).model_dump(), secret=secret)
 
 
 def _read(credential: Credential) -> CredentialRead:
-    return CredentialRead(id=credential.id, role=credential.role, encounter_id=credential.encounter_id,
-                          combatant_id=credential.combatant_id, label=credential.label,
-                          created_at=credential.created_at, revoked_at=credential.revoked_at)
+    return CredentialRead(
+        id=credential.id,
+        role=credential.role,
+        encounter_id=credential.encounter_id,
+        combatant_id=credential.combatant_id,
+        label=credential.label,
+        created_at=credential.created_at,
+        revoked_at=credential.revoked_at,
+    )
 
 
 def authenticate(session: Session, secret_hash: str) -> Principal | None:
     """The active credential whose secret has this hash (see hash_secret)."""
     row = session.execute(
-        select(Credential.id, Credential.campaign_id, Credential.role, Credential.encounter_id,
-               Credential.combatant_id)
-        .where(Credential.secret_hash == secret_hash, Credential.revoked_at.is_(None))
+        select(
+            Credential.id, Credential.campaign_id, Credential.role, Credential.encounter_id, Credential.combatant_id
+        ).where(Credential.secret_hash == secret_hash, Credential.revoked_at.is_(None))
     ).one_or_none()
     return Principal(*row) if row else None
 
@@ -85,17 +106,25 @@ def get(*, session: Session, principal: Principal) -> CampaignRead:
         return CampaignRead(id=campaign.id, name=campaign.name, created_at=campaign.created_at)
 
 
-def list_credentials(*, session: Session, principal: Principal, encounter_id: str | None = None) -> list[CredentialRead]:
+def list_credentials(
+    *, session: Session, principal: Principal, encounter_id: str | None = None
+) -> list[CredentialRead]:
     with session.begin():
         query = select(Credential).where(Credential.campaign_id == principal.campaign_id)
         if encounter_id is not None:
-            _campaigns_encounter(session, principal, encounter_id)
+            load_owned(session, encounter_id, principal.campaign_id)
             query = query.where(Credential.encounter_id == encounter_id)
         return [_read(c) for c in session.scalars(query.order_by(Credential.created_at, Credential.id))]
 
 
-def create_key(*, session: Session, principal: Principal, label: str | None, claim: Claim | None = None,
-               retire_caller: bool = False) -> Reply:
+def create_key(
+    *,
+    session: Session,
+    principal: Principal,
+    label: str | None,
+    claim: Claim | None = None,
+    retire_caller: bool = False,
+) -> Reply:
     """A new owner key; with retire_caller, the key that asked is revoked in the same transaction (rotation)."""
     with session.begin():
         key = _issue(session, principal.campaign_id, "owner", label=label)
@@ -109,8 +138,7 @@ def create_key(*, session: Session, principal: Principal, label: str | None, cla
 def _revoke(session: Session, campaign_id: str, credential_id: str) -> None:
     result = session.execute(
         update(Credential)
-        .where(Credential.id == credential_id, Credential.campaign_id == campaign_id,
-               Credential.revoked_at.is_(None))
+        .where(Credential.id == credential_id, Credential.campaign_id == campaign_id, Credential.revoked_at.is_(None))
         .values(revoked_at=utcnow())
         .execution_options(synchronize_session=False)
     )
@@ -121,40 +149,53 @@ def _revoke(session: Session, campaign_id: str, credential_id: str) -> None:
 def revoke(*, session: Session, principal: Principal, credential_id: str, encounter_id: str | None = None) -> None:
     with session.begin():
         credential = session.get(Credential, credential_id)
-        if (credential is None or credential.campaign_id != principal.campaign_id
-                or (encounter_id is not None and credential.encounter_id != encounter_id)):
+        if (
+            credential is None
+            or credential.campaign_id != principal.campaign_id
+            or (encounter_id is not None and credential.encounter_id != encounter_id)
+        ):
             raise NotFound(f"This campaign has no key or token {credential_id}.")
         if credential.role == "owner":
-            owners = session.scalar(select(func.count()).where(
-                Credential.campaign_id == principal.campaign_id, Credential.role == "owner",
-                Credential.revoked_at.is_(None))) or 0
+            owners = (
+                session.scalar(
+                    select(func.count()).where(
+                        Credential.campaign_id == principal.campaign_id,
+                        Credential.role == "owner",
+                        Credential.revoked_at.is_(None),
+                    )
+                )
+                or 0
+            )
             if owners <= 1 and credential.revoked_at is None:
                 raise Conflict("This is the campaign's last key: create another first, or rotate it.")
         _revoke(session, principal.campaign_id, credential_id)
 
 
-def _campaigns_encounter(session: Session, principal: Principal, encounter_id: str) -> Encounter:
-    encounter = session.get(Encounter, encounter_id)
-    if encounter is None or encounter.campaign_id != principal.campaign_id:
-        raise NotFound(f"There is no encounter {encounter_id}.")
-    return encounter
-
-
-def create_token(*, session: Session, principal: Principal, encounter_id: str, data: TokenCreate,
-                 claim: Claim | None = None) -> Reply:
+def create_token(
+    *, session: Session, principal: Principal, encounter_id: str, data: TokenCreate, claim: Claim | None = None
+) -> Reply:
     with session.begin():
-        _campaigns_encounter(session, principal, encounter_id)
+        load_owned(session, encounter_id, principal.campaign_id)
         if data.role == "player":
             combatant = session.get(Combatant, data.combatant) if data.combatant else None
             if combatant is None or combatant.encounter_id != encounter_id:
-                raise Unprocessable("A player token names a combatant of this encounter (combatant).",
-                                    errors=[{"in": "body", "pointer": "/combatant",
-                                             "detail": "must be a combatant of this encounter"}])
+                raise Unprocessable(
+                    "A player token names a combatant of this encounter (combatant).",
+                    errors=[{"in": "body", "pointer": "/combatant", "detail": "must be a combatant of this encounter"}],
+                )
         elif data.combatant is not None:
-            raise Unprocessable("Only a player token is bound to a combatant.",
-                                errors=[{"in": "body", "pointer": "/combatant", "detail": "only for role player"}])
-        token = _issue(session, principal.campaign_id, data.role, encounter_id=encounter_id,
-                       combatant_id=data.combatant, label=data.label)
+            raise Unprocessable(
+                "Only a player token is bound to a combatant.",
+                errors=[{"in": "body", "pointer": "/combatant", "detail": "only for role player"}],
+            )
+        token = _issue(
+            session,
+            principal.campaign_id,
+            data.role,
+            encounter_id=encounter_id,
+            combatant_id=data.combatant,
+            label=data.label,
+        )
         reply = Reply.json(201, token, location=f"/v1/encounters/{encounter_id}/tokens")
         record(session, claim, reply)
     return reply

@@ -29,7 +29,9 @@ class Encounter(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
     combatants: Mapped[list[Combatant]] = relationship(
-        back_populates="encounter", order_by="Combatant.position", cascade="all, delete-orphan",
+        back_populates="encounter",
+        order_by="Combatant.position",
+        cascade="all, delete-orphan",
         passive_deletes=True,
     )
 

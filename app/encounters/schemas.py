@@ -14,8 +14,7 @@ DAMAGE_PATTERN = r"^\d{1,3}d\d{1,4}([+-]\d{1,4})?$"
 Status = Literal["active", "unconscious", "dead"]
 RulesOverrides = Annotated[
     dict[str, Any],
-    Field(description="Partial ruleset overrides (see GET /v1/rules), e.g. {\"delay_die\": 6}.",
-          max_length=20),
+    Field(description='Partial ruleset overrides (see GET /v1/rules), e.g. {"delay_die": 6}.', max_length=20),
 ]
 
 
@@ -69,8 +68,7 @@ class CombatantFields(Input):
     wounds: Wounds = []
 
 
-COMBATANT_EXAMPLE = {"name": "Ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword",
-                     "armor": 1}
+COMBATANT_EXAMPLE = {"name": "Ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword", "armor": 1}
 
 
 class CombatantCreate(CombatantFields):
@@ -118,11 +116,20 @@ class CombatantRead(BaseModel):
 
 
 class EncounterCreate(Input):
-    model_config = ConfigDict(json_schema_extra={"examples": [
-        {"name": "Ambush at the ford", "rules": {"delay_die": 10},
-         "combatants": [COMBATANT_EXAMPLE,
-                        {"name": "Bolek", "initiative": 18, "attack": 12, "defense": 5, "weapon": "spear"}]},
-    ]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Ambush at the ford",
+                    "rules": {"delay_die": 10},
+                    "combatants": [
+                        COMBATANT_EXAMPLE,
+                        {"name": "Bolek", "initiative": 18, "attack": 12, "defense": 5, "weapon": "spear"},
+                    ],
+                },
+            ]
+        }
+    )
 
     name: Name
     rules: RulesOverrides = {}
@@ -130,8 +137,9 @@ class EncounterCreate(Input):
 
 
 class EncounterUpdate(Input):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "Ambush, second wave",
-                                                               "rules": {"delay_die": 8}}]})
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"name": "Ambush, second wave", "rules": {"delay_die": 8}}]}
+    )
 
     name: Name | None = None
     rules: RulesOverrides | None = None

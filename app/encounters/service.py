@@ -41,7 +41,7 @@ def write_transaction(session: Session) -> Iterator[None]:
         raise
 
 
-def _load(session: Session, encounter_id: str, campaign_id: str, *, with_combatants: bool = False) -> Encounter:
+def load_owned(session: Session, encounter_id: str, campaign_id: str, *, with_combatants: bool = False) -> Encounter:
     """The campaign's encounter, or 404 (another campaign's encounter does not exist for this caller)."""
     query = select(Encounter).where(Encounter.id == encounter_id, Encounter.campaign_id == campaign_id)
     if with_combatants:
@@ -59,8 +59,10 @@ def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer
     issues = Issues()
     for i, wound in enumerate(combatant.wounds):
         if (wound.penalty is None or wound.bleed is None) and ruleset.wound_class(wound.cls) is None:
-            issues.add(f"{pointer}/wounds/{i}/class", f"{wound.cls!r} is not a wound class of the ruleset; "
-                                                      "name one, or give penalty and bleed")
+            issues.add(
+                f"{pointer}/wounds/{i}/class",
+                f"{wound.cls!r} is not a wound class of the ruleset; name one, or give penalty and bleed",
+            )
     issues.raise_if_any()
     wounds = [fill_wound(w, ruleset) for w in combatant.wounds]
     values = mapping.row_values(combatant)
@@ -76,22 +78,36 @@ def ruleset_of(encounter: Encounter) -> Ruleset:
 
 def create(*, session: Session, campaign_id: str, data: EncounterCreate, claim: Claim | None = None) -> Reply:
     ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is written
-    rows = [Combatant(id=new_id(), position=i, **_checked_combatant_values(c, ruleset, f"/combatants/{i}"))
-            for i, c in enumerate(data.combatants)]
-    encounter = Encounter(id=new_id(), campaign_id=campaign_id, name=data.name, rules=data.rules, round=0, version=1,
-                          next_position=len(rows), combatants=rows)
+    rows = [
+        Combatant(id=new_id(), position=i, **_checked_combatant_values(c, ruleset, f"/combatants/{i}"))
+        for i, c in enumerate(data.combatants)
+    ]
+    encounter = Encounter(
+        id=new_id(),
+        campaign_id=campaign_id,
+        name=data.name,
+        rules=data.rules,
+        round=0,
+        version=1,
+        next_position=len(rows),
+        combatants=rows,
+    )
     with write_transaction(session):
         session.add(encounter)
         session.flush()
-        reply = Reply.json(201, views.encounter_read(encounter), location=f"/v1/encounters/{encounter.id}",
-                           etag=etag(encounter.version))
+        reply = Reply.json(
+            201,
+            views.encounter_read(encounter),
+            location=f"/v1/encounters/{encounter.id}",
+            etag=etag(encounter.version),
+        )
         record(session, claim, reply)
     return reply
 
 
 def get(*, session: Session, campaign_id: str, encounter_id: str) -> Encounter:
     with session.begin():
-        return _load(session, encounter_id, campaign_id, with_combatants=True)
+        return load_owned(session, encounter_id, campaign_id, with_combatants=True)
 
 
 def list(*, session: Session, campaign_id: str, limit: int, offset: int) -> tuple[list[Encounter], int]:  # noqa: A001
@@ -99,16 +115,21 @@ def list(*, session: Session, campaign_id: str, limit: int, offset: int) -> tupl
     with session.begin():
         total = session.scalar(select(func.count()).where(mine)) or 0
         items = session.scalars(
-            select(Encounter).where(mine).order_by(Encounter.created_at.desc(), Encounter.id.desc())
-            .limit(limit).offset(offset)
+            select(Encounter)
+            .where(mine)
+            .order_by(Encounter.created_at.desc(), Encounter.id.desc())
+            .limit(limit)
+            .offset(offset)
         ).all()
     return items, total
 
 
 @retry_stale_snapshot
-def update(*, session: Session, campaign_id: str, encounter_id: str, data: EncounterUpdate, if_match: str | None) -> Encounter:
+def update(
+    *, session: Session, campaign_id: str, encounter_id: str, data: EncounterUpdate, if_match: str | None
+) -> Encounter:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, campaign_id, with_combatants=True)
+        encounter = load_owned(session, encounter_id, campaign_id, with_combatants=True)
         check_if_match(if_match, encounter.version)
         changes: dict[str, Any] = {}
         if data.name is not None:
@@ -129,7 +150,7 @@ def update(*, session: Session, campaign_id: str, encounter_id: str, data: Encou
 @retry_stale_snapshot
 def delete(*, session: Session, campaign_id: str, encounter_id: str, if_match: str | None) -> None:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         claim_version(session, encounter_id, encounter.version)
         session.delete(encounter)
@@ -143,10 +164,17 @@ def _load_combatant(session: Session, encounter_id: str, combatant_id: str) -> C
 
 
 @retry_stale_snapshot
-def add_combatant(*, session: Session, campaign_id: str, encounter_id: str, data: CombatantCreate, if_match: str | None,
-                  claim: Claim | None = None) -> Reply:
+def add_combatant(
+    *,
+    session: Session,
+    campaign_id: str,
+    encounter_id: str,
+    data: CombatantCreate,
+    if_match: str | None,
+    claim: Claim | None = None,
+) -> Reply:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         count = session.scalar(select(func.count()).where(Combatant.encounter_id == encounter_id)) or 0
         if count >= bounds.MAX_COMBATANTS:
@@ -156,23 +184,34 @@ def add_combatant(*, session: Session, campaign_id: str, encounter_id: str, data
         version = claim_version(session, encounter_id, encounter.version, next_position=position + 1)
         row = Combatant(id=new_id(), encounter_id=encounter_id, position=position, **values)
         session.add(row)
-        reply = Reply.json(201, views.combatant_read(row), etag=etag(version),
-                           location=f"/v1/encounters/{encounter_id}/combatants/{row.id}")
+        reply = Reply.json(
+            201,
+            views.combatant_read(row),
+            etag=etag(version),
+            location=f"/v1/encounters/{encounter_id}/combatants/{row.id}",
+        )
         record(session, claim, reply)
     return reply
 
 
 def get_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str) -> tuple[Combatant, int]:
     with session.begin():
-        encounter = _load(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         return _load_combatant(session, encounter_id, combatant_id), encounter.version
 
 
 @retry_stale_snapshot
-def update_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, data: CombatantUpdate,
-                     if_match: str | None) -> tuple[Combatant, int]:
+def update_combatant(
+    *,
+    session: Session,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    data: CombatantUpdate,
+    if_match: str | None,
+) -> tuple[Combatant, int]:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         row = _load_combatant(session, encounter_id, combatant_id)
         current = mapping.snapshot(row)
@@ -180,7 +219,8 @@ def update_combatant(*, session: Session, campaign_id: str, encounter_id: str, c
         if "vitality" in changed and "blood" not in changed and row.blood == row.vitality:
             changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
         merged = CombatantFields.model_validate(
-            {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False)
+            {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False
+        )
         values = _checked_combatant_values(merged, ruleset_of(encounter))
         version = claim_version(session, encounter_id, encounter.version)
         for name, value in values.items():
@@ -189,9 +229,11 @@ def update_combatant(*, session: Session, campaign_id: str, encounter_id: str, c
 
 
 @retry_stale_snapshot
-def remove_combatant(*, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, if_match: str | None) -> None:
+def remove_combatant(
+    *, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, if_match: str | None
+) -> None:
     with write_transaction(session):
-        encounter = _load(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         row = _load_combatant(session, encounter_id, combatant_id)
         claim_version(session, encounter_id, encounter.version)

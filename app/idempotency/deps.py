@@ -35,12 +35,16 @@ def scope_of(request: Request, principal: Principal | None) -> str:
 async def idempotency(
     request: Request,
     principal: Annotated[Principal | None, Depends(optional_principal)],
-    idempotency_key: Annotated[str | None, Header(
-        alias="Idempotency-Key",
-        description="Any unique string (≤255 printable characters): a retry with the same key and body "
-                    "returns the first answer and changes nothing. A malformed key is a 400.",
-        # documented, not enforced by FastAPI: the draft asks for a 400 (not a 422) on a malformed key
-        json_schema_extra={"pattern": service.KEY_PATTERN, "maxLength": service.MAX_KEY_LENGTH})] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Any unique string (≤255 printable characters): a retry with the same key and body "
+            "returns the first answer and changes nothing. A malformed key is a 400.",
+            # documented, not enforced by FastAPI: the draft asks for a 400 (not a 422) on a malformed key
+            json_schema_extra={"pattern": service.KEY_PATTERN, "maxLength": service.MAX_KEY_LENGTH},
+        ),
+    ] = None,
 ) -> AsyncIterator[Claim | None]:
     if idempotency_key is None:
         yield None
@@ -49,7 +53,10 @@ async def idempotency(
     body = await request.body()
     settings = request.app.state.settings
     outcome = await run_in_threadpool(
-        service.claim, request.app.state.sessions, scope=scope_of(request, principal), key=key,
+        service.claim,
+        request.app.state.sessions,
+        scope=scope_of(request, principal),
+        key=key,
         print_=service.fingerprint(request.method, request.url.path, body),
         lease_seconds=settings.idempotency_lease_seconds,
     )

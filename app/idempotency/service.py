@@ -19,7 +19,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
@@ -56,8 +56,9 @@ class Claim:
         """Record the response; call inside the transaction that does the work."""
         session.execute(
             update(IdempotencyKey)
-            .where(IdempotencyKey.scope == self.scope, IdempotencyKey.key == self.key,
-                   IdempotencyKey.lease == self.lease)
+            .where(
+                IdempotencyKey.scope == self.scope, IdempotencyKey.key == self.key, IdempotencyKey.lease == self.lease
+            )
             .values(state="completed", status_code=reply.status_code, headers=reply.headers, body=reply.body)
             .execution_options(synchronize_session=False)
         )
@@ -97,14 +98,23 @@ def _insert_if_absent(session: Session, row: dict) -> bool:
     return session.execute(statement).first() is not None
 
 
-def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
-          lease_seconds: float) -> Claim | Reply:
+def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str, lease_seconds: float) -> Claim | Reply:
     """Claim the key for this request, or return the response to replay."""
     lease = secrets.token_hex(16)
     now = utcnow()
     with sessions() as session, session.begin():
-        if _insert_if_absent(session, dict(scope=scope, key=key, fingerprint=print_, state="in_progress",
-                                           lease=lease, locked_at=now, created_at=now)):
+        if _insert_if_absent(
+            session,
+            dict(
+                scope=scope,
+                key=key,
+                fingerprint=print_,
+                state="in_progress",
+                lease=lease,
+                locked_at=now,
+                created_at=now,
+            ),
+        ):
             return Claim(scope, key, lease)
         found = session.get(IdempotencyKey, (scope, key))
         if found is None:  # purged between the two statements: rare enough to ask for a retry
@@ -117,8 +127,12 @@ def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
             raise KeyInUse("The first request with this key has not finished; retry in a moment.")
         taken = session.execute(
             update(IdempotencyKey)
-            .where(IdempotencyKey.scope == scope, IdempotencyKey.key == key,
-                   IdempotencyKey.lease == found.lease, IdempotencyKey.state == "in_progress")
+            .where(
+                IdempotencyKey.scope == scope,
+                IdempotencyKey.key == key,
+                IdempotencyKey.lease == found.lease,
+                IdempotencyKey.state == "in_progress",
+            )
             .values(lease=lease, locked_at=now)
             .execution_options(synchronize_session=False)
         )
@@ -131,9 +145,12 @@ def release(sessions: sessionmaker[Session], held: Claim) -> None:
     """The work failed: free the key so a retry can run again (a completed key is kept)."""
     with sessions() as session, session.begin():
         session.execute(
-            delete(IdempotencyKey).where(IdempotencyKey.scope == held.scope, IdempotencyKey.key == held.key,
-                                         IdempotencyKey.lease == held.lease,
-                                         IdempotencyKey.state == "in_progress")
+            delete(IdempotencyKey).where(
+                IdempotencyKey.scope == held.scope,
+                IdempotencyKey.key == held.key,
+                IdempotencyKey.lease == held.lease,
+                IdempotencyKey.state == "in_progress",
+            )
         )
 
 

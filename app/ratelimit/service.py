@@ -34,8 +34,9 @@ def hit(session: Session, *, bucket: str, limit: int, window_seconds: int, now: 
     count = session.execute(statement).scalar_one()
     if count > limit:
         retry_after = max(1, int(window_start + window_seconds - now + 0.999))
-        raise TooManyRequests(f"At most {limit} requests per {window_seconds} s; retry in {retry_after} s.",
-                              retry_after)
+        raise TooManyRequests(
+            f"At most {limit} requests per {window_seconds} s; retry in {retry_after} s.", retry_after
+        )
 
 
 def purge(session: Session, *, older_than_seconds: int) -> int:

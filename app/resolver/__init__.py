@@ -1,20 +1,59 @@
 """The rules engine: a pure, stateless resolver of one round (standard library only).
 
-    result = resolve_round(RoundInput(...), build_ruleset(overrides), MixedDice(dice, seed))
+result = resolve_round(RoundInput(...), build_ruleset(overrides), MixedDice(dice, seed))
 """
 
 from .dice import DiceSource, FixedDice, MixedDice, SeededDice, new_seed
 from .errors import InvalidNotation, InvalidRound, InvalidRuleset, Issue, MissingDie, ResolverError
-from .model import (ActionOutcome, Attack, BloodLoss, Combatant, CombatantState, Custom, Declaration, FirstAid,
-                    InlineWeapon, NoAction, RoundInput, RoundResult, Wound)
+from .model import (
+    ActionOutcome,
+    Attack,
+    BloodLoss,
+    Combatant,
+    CombatantState,
+    Custom,
+    Declaration,
+    FirstAid,
+    InlineWeapon,
+    NoAction,
+    RoundInput,
+    RoundResult,
+    Wound,
+)
 from .notation import DamageDice, parse_damage
 from .round import resolve_round
 from .ruleset import DEFAULT_RULES, DEFAULT_RULESET, Ruleset, build_ruleset
 
 __all__ = [
-    "ActionOutcome", "Attack", "BloodLoss", "Combatant", "CombatantState", "Custom", "DEFAULT_RULES",
-    "DEFAULT_RULESET", "DamageDice", "Declaration", "DiceSource", "FirstAid", "FixedDice", "InlineWeapon",
-    "InvalidNotation", "InvalidRound", "InvalidRuleset", "Issue", "MissingDie", "MixedDice", "NoAction",
-    "ResolverError", "RoundInput", "RoundResult", "Ruleset", "SeededDice", "Wound", "build_ruleset",
-    "new_seed", "parse_damage", "resolve_round",
+    "ActionOutcome",
+    "Attack",
+    "BloodLoss",
+    "Combatant",
+    "CombatantState",
+    "Custom",
+    "DEFAULT_RULES",
+    "DEFAULT_RULESET",
+    "DamageDice",
+    "Declaration",
+    "DiceSource",
+    "FirstAid",
+    "FixedDice",
+    "InlineWeapon",
+    "InvalidNotation",
+    "InvalidRound",
+    "InvalidRuleset",
+    "Issue",
+    "MissingDie",
+    "MixedDice",
+    "NoAction",
+    "ResolverError",
+    "RoundInput",
+    "RoundResult",
+    "Ruleset",
+    "SeededDice",
+    "Wound",
+    "build_ruleset",
+    "new_seed",
+    "parse_damage",
+    "resolve_round",
 ]

@@ -39,15 +39,42 @@ class TickEffects:
                 patient.stop_bleeding(wounds_before)
 
 
-def _outcome(action: Scheduled, tick: int, result: str, roll=None, target_number=None, hit=None, margin=None,
-             damage_rolls=None, blow=None, effective=None, wound=None) -> ActionOutcome:
-    return ActionOutcome(tick, action.actor, action.seq, action.declaration.action.type, action.target, action.score,
-                         action.technical_actions, result, roll, target_number, hit, margin, damage_rolls, blow,
-                         effective, wound)
+def _outcome(
+    action: Scheduled,
+    tick: int,
+    result: str,
+    roll=None,
+    target_number=None,
+    hit=None,
+    margin=None,
+    damage_rolls=None,
+    blow=None,
+    effective=None,
+    wound=None,
+) -> ActionOutcome:
+    return ActionOutcome(
+        tick,
+        action.actor,
+        action.seq,
+        action.declaration.action.type,
+        action.target,
+        action.score,
+        action.technical_actions,
+        result,
+        roll,
+        target_number,
+        hit,
+        margin,
+        damage_rolls,
+        blow,
+        effective,
+        wound,
+    )
 
 
-def target_number(actor: LiveCombatant, target: LiveCombatant, actor_stance: str, target_stance: str,
-                  ruleset: Ruleset) -> int:
+def target_number(
+    actor: LiveCombatant, target: LiveCombatant, actor_stance: str, target_stance: str, ruleset: Ruleset
+) -> int:
     attack = actor.combatant.attack + ruleset.stances[actor_stance].attack - actor.penalty
     if target.status == "unconscious":
         return attack  # an unconscious target defends with 0 flat: no stance, no penalty
@@ -55,9 +82,18 @@ def target_number(actor: LiveCombatant, target: LiveCombatant, actor_stance: str
     return attack - defense
 
 
-def resolve_attack(action: Scheduled, tick: int, actor: LiveCombatant, target: LiveCombatant,
-                   weapon: WeaponProfile, stances: Mapping[str, str], ruleset: Ruleset,
-                   roll: RollDie, roll_many: RollDice, effects: TickEffects) -> ActionOutcome:
+def resolve_attack(
+    action: Scheduled,
+    tick: int,
+    actor: LiveCombatant,
+    target: LiveCombatant,
+    weapon: WeaponProfile,
+    stances: Mapping[str, str],
+    ruleset: Ruleset,
+    roll: RollDie,
+    roll_many: RollDice,
+    effects: TickEffects,
+) -> ActionOutcome:
     if not actor.weapon_ready:
         effects.drawn.append(actor)  # its attack came up while it was active: the weapon is in hand
     if target.status == "dead":
@@ -78,16 +114,25 @@ def resolve_attack(action: Scheduled, tick: int, actor: LiveCombatant, target: L
     return _outcome(action, tick, "wound", d20, tn, True, margin, rolls, blow, effective, wound.name)
 
 
-def resolve_action(action: Scheduled, tick: int, live: Mapping[str, LiveCombatant],
-                   weapons: Mapping[str, WeaponProfile], stances: Mapping[str, str], ruleset: Ruleset,
-                   roll: RollDie, roll_many: RollDice, effects: TickEffects) -> ActionOutcome:
+def resolve_action(
+    action: Scheduled,
+    tick: int,
+    live: Mapping[str, LiveCombatant],
+    weapons: Mapping[str, WeaponProfile],
+    stances: Mapping[str, str],
+    ruleset: Ruleset,
+    roll: RollDie,
+    roll_many: RollDice,
+    effects: TickEffects,
+) -> ActionOutcome:
     actor = live[action.actor]
     if actor.status != "active":
         return _outcome(action, tick, "actor_down")
     kind = action.declaration.action
     if isinstance(kind, Attack):
-        return resolve_attack(action, tick, actor, live[action.target], weapons[action.actor], stances,
-                              ruleset, roll, roll_many, effects)
+        return resolve_attack(
+            action, tick, actor, live[action.target], weapons[action.actor], stances, ruleset, roll, roll_many, effects
+        )
     if isinstance(kind, FirstAid):
         patient = live[kind.target]
         if patient.status == "dead":

@@ -6,11 +6,38 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import InvalidRound, Issue, Issues
-from .model import (Action, Attack, BloodLoss, Combatant, CombatantState, Custom, Declaration, FirstAid,
-                    InlineWeapon, NoAction, RoundInput, RoundResult, Wound)
+from .model import (
+    Action,
+    Attack,
+    BloodLoss,
+    Combatant,
+    CombatantState,
+    Custom,
+    Declaration,
+    FirstAid,
+    InlineWeapon,
+    NoAction,
+    RoundInput,
+    RoundResult,
+    Wound,
+)
 
-COMBATANT_FIELDS = {"id", "initiative", "attack", "defense", "weapon", "attacks_per_round", "weapon_ready",
-                    "damage_bonus", "armor", "toughness", "vitality", "blood", "status", "wounds"}
+COMBATANT_FIELDS = {
+    "id",
+    "initiative",
+    "attack",
+    "defense",
+    "weapon",
+    "attacks_per_round",
+    "weapon_ready",
+    "damage_bonus",
+    "armor",
+    "toughness",
+    "vitality",
+    "blood",
+    "status",
+    "wounds",
+}
 REQUIRED_COMBATANT_FIELDS = ("id", "initiative", "attack", "defense", "weapon")
 
 
@@ -47,8 +74,9 @@ def combatant_from_json(value: Any, field: str, issues: Issues) -> Combatant | N
     if missing:
         return None
     fields = {k: v for k, v in value.items() if k in COMBATANT_FIELDS and k not in ("weapon", "wounds")}
-    return Combatant(**fields, weapon=weapon_from_json(value["weapon"]),
-                     wounds=tuple(wound_from_json(w) for w in wounds))
+    return Combatant(
+        **fields, weapon=weapon_from_json(value["weapon"]), wounds=tuple(wound_from_json(w) for w in wounds)
+    )
 
 
 def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
@@ -124,17 +152,32 @@ def weapon_to_json(weapon: str | InlineWeapon) -> str | dict[str, Any]:
 def combatant_to_json(c: Combatant) -> dict[str, Any]:
     """Every field of a combatant, for storing it or sending it back into a stateless round."""
     return {
-        "id": c.id, "initiative": c.initiative, "attack": c.attack, "defense": c.defense,
-        "weapon": weapon_to_json(c.weapon), "attacks_per_round": c.attacks_per_round,
-        "weapon_ready": c.weapon_ready, "damage_bonus": c.damage_bonus, "armor": c.armor,
-        "toughness": c.toughness, "vitality": c.vitality, "blood": c.blood, "status": c.status,
+        "id": c.id,
+        "initiative": c.initiative,
+        "attack": c.attack,
+        "defense": c.defense,
+        "weapon": weapon_to_json(c.weapon),
+        "attacks_per_round": c.attacks_per_round,
+        "weapon_ready": c.weapon_ready,
+        "damage_bonus": c.damage_bonus,
+        "armor": c.armor,
+        "toughness": c.toughness,
+        "vitality": c.vitality,
+        "blood": c.blood,
+        "status": c.status,
         "wounds": [wound_to_json(w) for w in c.wounds],
     }
 
 
 def state_to_json(state: CombatantState) -> dict[str, Any]:
-    return {"id": state.id, "status": state.status, "blood": state.blood, "weapon_ready": state.weapon_ready,
-            "penalty": state.penalty, "wounds": [wound_to_json(w) for w in state.wounds]}
+    return {
+        "id": state.id,
+        "status": state.status,
+        "blood": state.blood,
+        "weapon_ready": state.weapon_ready,
+        "penalty": state.penalty,
+        "wounds": [wound_to_json(w) for w in state.wounds],
+    }
 
 
 def bleeding_to_json(loss: BloodLoss) -> dict[str, Any]:
@@ -143,11 +186,22 @@ def bleeding_to_json(loss: BloodLoss) -> dict[str, Any]:
 
 def outcome_to_json(o) -> dict[str, Any]:
     return {
-        "tick": o.tick, "actor": o.actor, "seq": o.seq, "type": o.type, "target": o.target, "score": o.score,
-        "technical_actions": o.technical_actions, "roll": o.roll, "target_number": o.target_number,
-        "hit": o.hit, "margin": o.margin,
+        "tick": o.tick,
+        "actor": o.actor,
+        "seq": o.seq,
+        "type": o.type,
+        "target": o.target,
+        "score": o.score,
+        "technical_actions": o.technical_actions,
+        "roll": o.roll,
+        "target_number": o.target_number,
+        "hit": o.hit,
+        "margin": o.margin,
         "damage_rolls": list(o.damage_rolls) if o.damage_rolls is not None else None,
-        "blow": o.blow, "effective": o.effective, "wound": o.wound, "result": o.result,
+        "blow": o.blow,
+        "effective": o.effective,
+        "wound": o.wound,
+        "result": o.result,
     }
 
 

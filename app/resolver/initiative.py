@@ -14,8 +14,9 @@ class Scheduled:
 
     __slots__ = ("score", "initiative", "actor", "seq", "declaration", "technical_actions", "target")
 
-    def __init__(self, score: int, initiative: int, actor: str, seq: int, declaration: Declaration,
-                 technical_actions: int):
+    def __init__(
+        self, score: int, initiative: int, actor: str, seq: int, declaration: Declaration, technical_actions: int
+    ):
         self.score = score
         self.initiative = initiative  # as entered, before any penalty: the first tie-breaker
         self.actor = actor
@@ -33,8 +34,14 @@ class Scheduled:
 RollDelayDie = Callable[[str, int], int]  # (combatant id, action number k) -> delay die
 
 
-def schedule_declaration(declaration: Declaration, actor: Combatant, penalty: int, weapon: WeaponProfile,
-                         ruleset: Ruleset, roll_delay_die: RollDelayDie) -> list[Scheduled]:
+def schedule_declaration(
+    declaration: Declaration,
+    actor: Combatant,
+    penalty: int,
+    weapon: WeaponProfile,
+    ruleset: Ruleset,
+    roll_delay_die: RollDelayDie,
+) -> list[Scheduled]:
     """The scores of one combatant's actions, attack k >= 2 following attack k-1."""
     action = declaration.action
     if isinstance(action, Attack):
@@ -48,8 +55,9 @@ def schedule_declaration(declaration: Declaration, actor: Combatant, penalty: in
     technical = declaration.technical_actions
     if isinstance(action, Attack) and not actor.weapon_ready:
         technical += 1  # drawing the weapon is a technical action by itself
-    score = (actor.initiative - penalty - ruleset.technical_action_penalty * technical
-             - delay - roll_delay_die(actor.id, 1))
+    score = (
+        actor.initiative - penalty - ruleset.technical_action_penalty * technical - delay - roll_delay_die(actor.id, 1)
+    )
     scheduled = [Scheduled(score, actor.initiative, actor.id, 1, declaration, technical)]
     for k in range(2, count + 1):
         score -= delay + roll_delay_die(actor.id, k)
@@ -76,12 +84,18 @@ def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
     return ticks
 
 
-def schedule_round(declarations: tuple[Declaration, ...], combatants: Mapping[str, Combatant],
-                   penalties: Mapping[str, int], weapons: Mapping[str, WeaponProfile], ruleset: Ruleset,
-                   roll_delay_die: RollDelayDie) -> list[list[Scheduled]]:
+def schedule_round(
+    declarations: tuple[Declaration, ...],
+    combatants: Mapping[str, Combatant],
+    penalties: Mapping[str, int],
+    weapons: Mapping[str, WeaponProfile],
+    ruleset: Ruleset,
+    roll_delay_die: RollDelayDie,
+) -> list[list[Scheduled]]:
     scheduled: list[Scheduled] = []
     for declaration in declarations:
         actor = combatants[declaration.combatant]
-        scheduled.extend(schedule_declaration(declaration, actor, penalties[actor.id], weapons[actor.id],
-                                              ruleset, roll_delay_die))
+        scheduled.extend(
+            schedule_declaration(declaration, actor, penalties[actor.id], weapons[actor.id], ruleset, roll_delay_die)
+        )
     return order_into_ticks(scheduled)

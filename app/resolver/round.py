@@ -56,6 +56,8 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
         dice=used,
         actions=tuple(outcomes),
         bleeding=bleeding,
-        combatants=tuple(CombatantState(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty)
-                         for c in live.values()),
+        combatants=tuple(
+            CombatantState(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty)
+            for c in live.values()
+        ),
     )

@@ -249,9 +249,7 @@ def _build_armor(issues: Issues, value: Any) -> dict[str, int]:
     if not _check_entries(issues, "armor", value):
         return {}
     return {
-        name: points
-        for name, points in value.items()
-        if _check_int(issues, f"/rules/armor/{name}", points, 0, 100)
+        name: points for name, points in value.items() if _check_int(issues, f"/rules/armor/{name}", points, 0, 100)
     }
 
 

@@ -143,18 +143,24 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
     kind = type(action)
     if kind is Attack:
         targets = action.targets
-        return (1 <= len(targets) <= actor.attacks_per_round
-                and all(_plain_target(t, d.combatant, by_id, False) for t in targets))
+        return 1 <= len(targets) <= actor.attacks_per_round and all(
+            _plain_target(t, d.combatant, by_id, False) for t in targets
+        )
     if kind is FirstAid:
         return _plain_target(action.target, d.combatant, by_id, True)
     if kind is Custom:
-        return (type(action.name) is str and bounds.NAME_LENGTH[0] <= len(action.name) <= bounds.NAME_LENGTH[1]
-                and type(action.delay) is int and bounds.DELAY[0] <= action.delay <= bounds.DELAY[1])
+        return (
+            type(action.name) is str
+            and bounds.NAME_LENGTH[0] <= len(action.name) <= bounds.NAME_LENGTH[1]
+            and type(action.delay) is int
+            and bounds.DELAY[0] <= action.delay <= bounds.DELAY[1]
+        )
     return kind is NoAction and technical == 0
 
 
-def _check_target(issues: Issues, field: str, target: Any, actor: str, by_id: Mapping[str, Combatant],
-                  self_allowed: bool) -> None:
+def _check_target(
+    issues: Issues, field: str, target: Any, actor: str, by_id: Mapping[str, Combatant], self_allowed: bool
+) -> None:
     found = by_id.get(target) if isinstance(target, str) else None
     if found is None:
         issues.add(field, f"{target!r} is not a combatant of this encounter")
@@ -164,8 +170,9 @@ def _check_target(issues: Issues, field: str, target: Any, actor: str, by_id: Ma
         issues.add(field, f"{target!r} is already dead")
 
 
-def _check_declaration(issues: Issues, d: Declaration, field: str, by_id: Mapping[str, Combatant],
-                       ruleset: Ruleset) -> None:
+def _check_declaration(
+    issues: Issues, d: Declaration, field: str, by_id: Mapping[str, Combatant], ruleset: Ruleset
+) -> None:
     actor = by_id.get(d.combatant) if isinstance(d.combatant, str) else None
     if actor is None:
         issues.add(f"{field}/combatant", f"{d.combatant!r} is not a combatant of this encounter")
@@ -193,8 +200,12 @@ def _check_declaration(issues: Issues, d: Declaration, field: str, by_id: Mappin
         issues.add(f"{field}/action/type", "unknown action type; use attack, first_aid, custom or none")
 
 
-def _possible_dice(declarations: tuple[Declaration, ...], weapons: Mapping[str, WeaponProfile],
-                   by_id: Mapping[str, Combatant], ruleset: Ruleset) -> dict[str, tuple[int, int]]:
+def _possible_dice(
+    declarations: tuple[Declaration, ...],
+    weapons: Mapping[str, WeaponProfile],
+    by_id: Mapping[str, Combatant],
+    ruleset: Ruleset,
+) -> dict[str, tuple[int, int]]:
     """Every die the declarations could roll: key -> (number of dice, sides)."""
     possible: dict[str, tuple[int, int]] = {}
     for d in declarations:
@@ -244,8 +255,9 @@ def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str,
         if combatant.id in by_id:
             issues.add(f"/combatants/{index}/id", f"{combatant.id!r} appears twice")
         by_id[combatant.id] = combatant
-        weapon = _plain_weapon(combatant, ruleset) or _check_combatant(issues, combatant, f"/combatants/{index}",
-                                                                       ruleset)
+        weapon = _plain_weapon(combatant, ruleset) or _check_combatant(
+            issues, combatant, f"/combatants/{index}", ruleset
+        )
         if weapon is not None:
             weapons[combatant.id] = weapon
     issues.raise_if_any()
@@ -256,8 +268,9 @@ def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str,
             issues.add(f"/declarations/{index}/combatant", "must be a combatant id")
             continue
         if declaration.combatant in declared:
-            issues.add(f"/declarations/{index}/combatant",
-                       f"{declaration.combatant!r} already has a declaration this round")
+            issues.add(
+                f"/declarations/{index}/combatant", f"{declaration.combatant!r} already has a declaration this round"
+            )
         declared.add(declaration.combatant)
         if not _plainly_valid(declaration, by_id, ruleset):
             _check_declaration(issues, declaration, f"/declarations/{index}", by_id, ruleset)

@@ -45,8 +45,9 @@ class LiveCombatant:
     def start(cls, combatant: Combatant, ruleset: Ruleset) -> LiveCombatant:
         wounds = [fill_wound(wound, ruleset) for wound in combatant.wounds]
         blood = combatant.vitality if combatant.blood is None else combatant.blood
-        return cls(combatant, combatant.status, blood, combatant.weapon_ready, wounds,
-                   sum(w.penalty or 0 for w in wounds))
+        return cls(
+            combatant, combatant.status, blood, combatant.weapon_ready, wounds, sum(w.penalty or 0 for w in wounds)
+        )
 
     def take_wound(self, row: WoundClass) -> None:
         self.wounds.append(Wound(row.name, row.penalty, row.bleed))

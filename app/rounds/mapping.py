@@ -11,8 +11,24 @@ from app.resolver.codec import combatant_to_json, weapon_from_json, wound_to_jso
 from app.rounds.schemas import AttackAction, CustomAction, DeclarationIn, FirstAidAction
 
 STATE_FIELDS = ("status", "blood", "weapon_ready", "wounds")  # what a round changes on a combatant
-ROW_FIELDS = ("id", "position", "name", "initiative", "attack", "defense", "weapon", "attacks_per_round",
-              "weapon_ready", "damage_bonus", "armor", "toughness", "vitality", "blood", "status", "wounds")
+ROW_FIELDS = (
+    "id",
+    "position",
+    "name",
+    "initiative",
+    "attack",
+    "defense",
+    "weapon",
+    "attacks_per_round",
+    "weapon_ready",
+    "damage_bonus",
+    "armor",
+    "toughness",
+    "vitality",
+    "blood",
+    "status",
+    "wounds",
+)
 
 
 def weapon_from_schema(weapon: str | InlineWeaponIn) -> str | rm.InlineWeapon:
@@ -23,19 +39,38 @@ def weapon_from_schema(weapon: str | InlineWeaponIn) -> str | rm.InlineWeapon:
 
 def combatant_from_schema(cid: str, c: CombatantFields) -> rm.Combatant:
     return rm.Combatant(
-        id=cid, initiative=c.initiative, attack=c.attack, defense=c.defense, weapon=weapon_from_schema(c.weapon),
-        attacks_per_round=c.attacks_per_round, weapon_ready=c.weapon_ready, damage_bonus=c.damage_bonus,
-        armor=c.armor, toughness=c.toughness, vitality=c.vitality, blood=c.blood, status=c.status,
+        id=cid,
+        initiative=c.initiative,
+        attack=c.attack,
+        defense=c.defense,
+        weapon=weapon_from_schema(c.weapon),
+        attacks_per_round=c.attacks_per_round,
+        weapon_ready=c.weapon_ready,
+        damage_bonus=c.damage_bonus,
+        armor=c.armor,
+        toughness=c.toughness,
+        vitality=c.vitality,
+        blood=c.blood,
+        status=c.status,
         wounds=tuple(rm.Wound(w.class_, w.penalty, w.bleed) for w in c.wounds),
     )
 
 
 def combatant_from_row(row: CombatantRow) -> rm.Combatant:
     return rm.Combatant(
-        id=row.id, initiative=row.initiative, attack=row.attack, defense=row.defense,
-        weapon=weapon_from_json(row.weapon), attacks_per_round=row.attacks_per_round,
-        weapon_ready=row.weapon_ready, damage_bonus=row.damage_bonus, armor=row.armor, toughness=row.toughness,
-        vitality=row.vitality, blood=row.blood, status=row.status,  # type: ignore[arg-type]
+        id=row.id,
+        initiative=row.initiative,
+        attack=row.attack,
+        defense=row.defense,
+        weapon=weapon_from_json(row.weapon),
+        attacks_per_round=row.attacks_per_round,
+        weapon_ready=row.weapon_ready,
+        damage_bonus=row.damage_bonus,
+        armor=row.armor,
+        toughness=row.toughness,
+        vitality=row.vitality,
+        blood=row.blood,
+        status=row.status,  # type: ignore[arg-type]
         wounds=tuple(rm.Wound(w["class"], w["penalty"], w["bleed"]) for w in row.wounds),
     )
 
@@ -49,8 +84,13 @@ def row_values(combatant: rm.Combatant) -> dict[str, Any]:
 
 def state_values(state: rm.CombatantState) -> dict[str, Any]:
     """Only what a round changes, keyed for a bulk UPDATE by primary key."""
-    return {"id": state.id, "status": state.status, "blood": state.blood, "weapon_ready": state.weapon_ready,
-            "wounds": [wound_to_json(w) for w in state.wounds]}
+    return {
+        "id": state.id,
+        "status": state.status,
+        "blood": state.blood,
+        "weapon_ready": state.weapon_ready,
+        "wounds": [wound_to_json(w) for w in state.wounds],
+    }
 
 
 def snapshot(row: CombatantRow) -> dict[str, Any]:

@@ -21,46 +21,72 @@ router = APIRouter(tags=["rounds"])
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 
-@router.post("/v1/encounters/{encounter_id}/rounds", status_code=status.HTTP_201_CREATED, response_model=RoundRead,
-             response_class=JSONDocumentResponse)
-def resolve_next_round(encounter_id: str, round_in: RoundCreate, session: SessionDep, principal: EncounterOwnerDep,
-                       claim: IdempotencyDep, if_match: IfMatch = None) -> Response:
+@router.post(
+    "/v1/encounters/{encounter_id}/rounds",
+    status_code=status.HTTP_201_CREATED,
+    response_model=RoundRead,
+    response_class=JSONDocumentResponse,
+)
+def resolve_next_round(
+    encounter_id: str,
+    round_in: RoundCreate,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    return service.resolve_next_round(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id,
-                                      round_in=round_in, if_match=if_match, claim=claim).response()
+    return service.resolve_next_round(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        round_in=round_in,
+        if_match=if_match,
+        claim=claim,
+    ).response()
 
 
-@router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead],
-            response_class=JSONDocumentResponse)
-def list_rounds(encounter_id: str, session: SessionDep, principal: ReaderDep, limit: Limit = 20,
-                offset: Offset = 0) -> Response:
+@router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead], response_class=JSONDocumentResponse)
+def list_rounds(
+    encounter_id: str, session: SessionDep, principal: ReaderDep, limit: Limit = 20, offset: Offset = 0
+) -> Response:
     """The round history, oldest first."""
-    documents, total, version = service.list_rounds(session=session, campaign_id=principal.campaign_id,
-                                                    encounter_id=encounter_id, limit=limit, offset=offset)
-    return JSONDocumentResponse({"items": documents, "total": total, "limit": limit, "offset": offset},
-                                headers={"ETag": etag(version)})
+    documents, total, version = service.list_rounds(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, limit=limit, offset=offset
+    )
+    return JSONDocumentResponse(
+        {"items": documents, "total": total, "limit": limit, "offset": offset}, headers={"ETag": etag(version)}
+    )
 
 
-@router.get("/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead,
-            response_class=JSONDocumentResponse)
+@router.get(
+    "/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead, response_class=JSONDocumentResponse
+)
 def read_round(encounter_id: str, number: RoundNumber, session: SessionDep, principal: ReaderDep) -> Response:
     """One stored round: the same document its POST returned."""
-    document, version = service.get_round(session=session, campaign_id=principal.campaign_id,
-                                          encounter_id=encounter_id, number=number)
+    document, version = service.get_round(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+    )
     return JSONDocumentResponse(document, headers={"ETag": etag(version)})
 
 
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
-def undo_round(encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep,
-               if_match: IfMatch = None) -> Response:
+def undo_round(
+    encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+) -> Response:
     """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
-    version = service.undo_round(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id,
-                                 number=number, if_match=if_match)
+    version = service.undo_round(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
+    )
     return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"ETag": etag(version)})
 
 
-@router.post("/v1/resolve", response_model=RoundRead, response_class=JSONDocumentResponse,
-             dependencies=[Depends(limit_anonymous)])
+@router.post(
+    "/v1/resolve",
+    response_model=RoundRead,
+    response_class=JSONDocumentResponse,
+    dependencies=[Depends(limit_anonymous)],
+)
 async def resolve(body: ResolveRequest, request: Request, claim: IdempotencyDep) -> Response:
     """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
 

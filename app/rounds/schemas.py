@@ -48,8 +48,9 @@ Action = Annotated[AttackAction | FirstAidAction | CustomAction | NoAction, Fiel
 
 class DeclarationIn(Input):
     combatant: Id
-    stance: Id | None = Field(default=None, description="offensive, balanced or defensive (or a ruleset's own); "
-                                                        "none given: balanced.")
+    stance: Id | None = Field(
+        default=None, description="offensive, balanced or defensive (or a ruleset's own); none given: balanced."
+    )
     action: Action = Field(default_factory=lambda: NoAction(type="none"))
     technical_actions: bounded(bounds.TECHNICAL_ACTIONS) = 0
 
@@ -57,9 +58,11 @@ class DeclarationIn(Input):
 DieValue = bounded((-1000, 1000)) | Annotated[list[bounded((-1000, 1000))], Field(min_length=1, max_length=20)]
 Dice = Annotated[
     dict[Annotated[str, Field(max_length=100)], DieValue],
-    Field(max_length=bounds.MAX_DECLARATIONS * 12,
-          description="Dice rolled by the client, by key: <id>.initiative.<k>, <id>.attack.<k>, "
-                      "<id>.damage.<k> (a list, one value per damage die). Missing dice are rolled from seed."),
+    Field(
+        max_length=bounds.MAX_DECLARATIONS * 12,
+        description="Dice rolled by the client, by key: <id>.initiative.<k>, <id>.attack.<k>, "
+        "<id>.damage.<k> (a list, one value per damage die). Missing dice are rolled from seed.",
+    ),
 ]
 Seed = Annotated[bounded(SEED_BOUNDS), Field(description="Seed for the dice not given; omitted: the server picks.")]
 
@@ -86,16 +89,28 @@ class CombatantInRequest(CombatantFields):
 
 
 class ResolveRequest(RoundCreate):
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "round": 1,
-        "rules": {"delay_die": 10},
-        "combatants": [
-            {"id": "ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword"},
-            {"id": "bolek", "initiative": 20, "attack": 14, "defense": 4, "weapon": "short_sword",
-             "wounds": [{"class": "light"}]},
-        ],
-        **ROUND_EXAMPLE,
-    }]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "round": 1,
+                    "rules": {"delay_die": 10},
+                    "combatants": [
+                        {"id": "ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword"},
+                        {
+                            "id": "bolek",
+                            "initiative": 20,
+                            "attack": 14,
+                            "defense": 4,
+                            "weapon": "short_sword",
+                            "wounds": [{"class": "light"}],
+                        },
+                    ],
+                    **ROUND_EXAMPLE,
+                }
+            ]
+        }
+    )
 
     round: bounded(bounds.ROUND) = 1
     rules: RulesOverrides = {}

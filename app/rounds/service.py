@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot
 from app.encounters.models import Combatant, Encounter
-from app.encounters.service import write_transaction
+from app.encounters.service import load_owned, write_transaction
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
 from app.responses import Reply
@@ -20,25 +20,27 @@ from app.rounds.models import Round
 from app.rounds.schemas import ResolveRequest, RoundCreate
 
 
-def _encounter(session: Session, encounter_id: str, campaign_id: str) -> Encounter:
-    encounter = session.get(Encounter, encounter_id)
-    if encounter is None or encounter.campaign_id != campaign_id:
-        raise NotFound(f"There is no encounter {encounter_id}.")
-    return encounter
-
-
 def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, Any]) -> RoundResult:
-    state = RoundInput(number, tuple(combatants), tuple(mapping.declaration_from_schema(d) for d in round_in.declarations))
+    state = RoundInput(
+        number, tuple(combatants), tuple(mapping.declaration_from_schema(d) for d in round_in.declarations)
+    )
     seed = new_seed() if round_in.seed is None else round_in.seed
     return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
 
 
 @retry_stale_snapshot
-def resolve_next_round(*, session: Session, campaign_id: str, encounter_id: str, round_in: RoundCreate, if_match: str | None,
-                       claim: Claim | None = None) -> Reply:
+def resolve_next_round(
+    *,
+    session: Session,
+    campaign_id: str,
+    encounter_id: str,
+    round_in: RoundCreate,
+    if_match: str | None,
+    claim: Claim | None = None,
+) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     with write_transaction(session):
-        encounter = _encounter(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         rows = session.scalars(
             select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.position)
@@ -48,29 +50,38 @@ def resolve_next_round(*, session: Session, campaign_id: str, encounter_id: str,
         result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)
         document = result_to_json(result)
         version = claim_version(session, encounter_id, encounter.version, round=number)
-        session.add(Round(
-            encounter_id=encounter_id, number=number, document=document,
-            request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-            state_before={"next_position": encounter.next_position, "combatants": before},
-            state_after=[{**snapshot, **mapping.state_values(after)}
-                         for snapshot, after in zip(before, result.combatants)],
-        ))
+        session.add(
+            Round(
+                encounter_id=encounter_id,
+                number=number,
+                document=document,
+                request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
+                state_before={"next_position": encounter.next_position, "combatants": before},
+                state_after=[
+                    {**snapshot, **mapping.state_values(after)} for snapshot, after in zip(before, result.combatants)
+                ],
+            )
+        )
         if rows:
             session.execute(update(Combatant), [mapping.state_values(s) for s in result.combatants])
-        reply = Reply.json(201, document, etag=etag(version),
-                           location=f"/v1/encounters/{encounter_id}/rounds/{number}")
+        reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
         record(session, claim, reply)
     return reply
 
 
-def list_rounds(*, session: Session, campaign_id: str, encounter_id: str, limit: int, offset: int) -> tuple[list[dict], int, int]:
+def list_rounds(
+    *, session: Session, campaign_id: str, encounter_id: str, limit: int, offset: int
+) -> tuple[list[dict], int, int]:
     """Oldest first: a history reads forward."""
     with session.begin():
-        encounter = _encounter(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         total = session.scalar(select(func.count()).where(Round.encounter_id == encounter_id)) or 0
         documents = session.scalars(
-            select(Round.document).where(Round.encounter_id == encounter_id)
-            .order_by(Round.number).limit(limit).offset(offset)
+            select(Round.document)
+            .where(Round.encounter_id == encounter_id)
+            .order_by(Round.number)
+            .limit(limit)
+            .offset(offset)
         ).all()
         return list(documents), total, encounter.version
 
@@ -78,11 +89,12 @@ def list_rounds(*, session: Session, campaign_id: str, encounter_id: str, limit:
 def get_round(*, session: Session, campaign_id: str, encounter_id: str, number: int) -> tuple[dict[str, Any], int]:
     with session.begin():
         found = session.execute(
-            select(Round.document, Encounter.version).join(Encounter, Encounter.id == Round.encounter_id)
+            select(Round.document, Encounter.version)
+            .join(Encounter, Encounter.id == Round.encounter_id)
             .where(Round.encounter_id == encounter_id, Round.number == number, Encounter.campaign_id == campaign_id)
         ).one_or_none()
         if found is None:
-            _encounter(session, encounter_id, campaign_id)
+            load_owned(session, encounter_id, campaign_id)
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         return found.document, found.version
 
@@ -91,19 +103,19 @@ def get_round(*, session: Session, campaign_id: str, encounter_id: str, number: 
 def undo_round(*, session: Session, campaign_id: str, encounter_id: str, number: int, if_match: str | None) -> int:
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
     with write_transaction(session):
-        encounter = _encounter(session, encounter_id, campaign_id)
+        encounter = load_owned(session, encounter_id, campaign_id)
         check_if_match(if_match, encounter.version)
         if not 1 <= number <= encounter.round:
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         if number != encounter.round:
-            raise NotLatestRound(f"Round {number} is not the latest; undo round {encounter.round} first.",
-                                 latest_round=encounter.round)
-        stored = session.scalars(
-            select(Round).where(Round.encounter_id == encounter_id, Round.number == number)
-        ).one()
+            raise NotLatestRound(
+                f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
+            )
+        stored = session.scalars(select(Round).where(Round.encounter_id == encounter_id, Round.number == number)).one()
         before = stored.state_before
-        version = claim_version(session, encounter_id, encounter.version, round=number - 1,
-                                next_position=before["next_position"])
+        version = claim_version(
+            session, encounter_id, encounter.version, round=number - 1, next_position=before["next_position"]
+        )
         session.execute(delete(Combatant).where(Combatant.encounter_id == encounter_id))
         if before["combatants"]:
             session.execute(insert(Combatant), [{**c, "encounter_id": encounter_id} for c in before["combatants"]])

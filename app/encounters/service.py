@@ -13,15 +13,15 @@ from sqlalchemy.orm import Session, selectinload
 
 from app.concurrency import check_if_match, claim_version, etag, is_write_conflict, retry_stale_snapshot
 from app.encounters import views
-from app.idempotency.service import Claim, record
-from app.responses import Reply
 from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import CombatantCreate, CombatantFields, CombatantUpdate, EncounterCreate, EncounterUpdate
+from app.idempotency.service import Claim, record
 from app.problems import Conflict, NotFound, Unprocessable
 from app.resolver import InvalidRound, Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
 from app.resolver.validate import weapon_profile
 from app.resolver.wounds import fill_wound
+from app.responses import Reply
 from app.rounds import mapping
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.encounters.models import Combatant as CombatantRow
-from app.encounters.schemas import CombatantFields, InlineWeapon as InlineWeaponIn
+from app.encounters.schemas import CombatantFields
+from app.encounters.schemas import InlineWeapon as InlineWeaponIn
 from app.resolver import model as rm
 from app.resolver.codec import combatant_to_json, weapon_from_json, wound_to_json  # noqa: F401 (weapon_from_json re-exported)
 from app.rounds.schemas import AttackAction, CustomAction, DeclarationIn, FirstAidAction

@@ -12,9 +12,9 @@ from app.encounters.models import Combatant, Encounter
 from app.encounters.service import load_owned, write_transaction
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
-from app.responses import Reply
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
 from app.resolver.codec import result_to_json
+from app.responses import Reply
 from app.rounds import mapping
 from app.rounds.models import Round
 from app.rounds.schemas import ResolveRequest, RoundCreate

@@ -52,8 +52,8 @@ def _tick_order(actions: list[dict]) -> list[dict]:
 def test_vector_through_persisted_rounds(client, vector):
     request = vector["request"]
     initial = [{k: v for k, v in c.items() if k != "id"} for c in request["combatants"]]
-    created = client.post("/v1/encounters", json={"name": vector["description"][:100], "rules": request.get("rules", {}),
-                                                  "combatants": initial})
+    body = {"name": vector["description"][:100], "rules": request.get("rules", {}), "combatants": initial}
+    created = client.post("/v1/encounters", json=body)
     assert created.status_code == 201, created.text
     encounter = created.json()
     url = f"/v1/encounters/{encounter['id']}"

@@ -14,8 +14,23 @@ from itertools import pairwise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.resolver import (Attack, Combatant, Custom, DamageDice, Declaration, FirstAid, InlineWeapon, MixedDice,
-                          NoAction, RoundInput, SeededDice, Wound, build_ruleset, parse_damage, resolve_round)
+from app.resolver import (
+    Attack,
+    Combatant,
+    Custom,
+    DamageDice,
+    Declaration,
+    FirstAid,
+    InlineWeapon,
+    MixedDice,
+    NoAction,
+    RoundInput,
+    SeededDice,
+    Wound,
+    build_ruleset,
+    parse_damage,
+    resolve_round,
+)
 from app.resolver.ruleset import DEFAULT_RULES, STATUSES
 
 RULES = build_ruleset()

@@ -1,5 +1,8 @@
 """Who may call what: bearer credentials, roles and scopes, and per-key / per-address rate limits.
 
+Only optional_principal touches the database (in the thread pool); the scope checks are async
+on purpose: a sync dependency costs a hop to the thread pool on every request.
+
 - missing or bad credentials: 401 with `WWW-Authenticate: Bearer`;
 - another campaign's (or, for a scoped token, another encounter's) resources: 404, never revealing them;
 - the right encounter but not the scope the operation needs: 403.
@@ -48,22 +51,28 @@ def optional_principal(
         return None
     settings = request.app.state.settings
     secret_hash = campaigns.hash_secret(credentials.credentials)
-    with request.app.state.sessions() as session, session.begin():
-        # Count first, then look up: a transaction that writes before it reads never finds its SQLite
-        # snapshot stale. The bucket is the secret's hash, so guessed keys are counted too.
-        ratelimit.hit(
-            session,
-            bucket=f"key:{secret_hash[:40]}",
-            limit=settings.rate_limit_per_key_per_minute,
+    bucket = f"key:{secret_hash[:40]}"  # the secret's hash: guessed keys are counted too
+    limit = settings.rate_limit_per_key_per_minute
+    if request.app.state.autocommit_engine is not None:
+        principal = ratelimit.count_and_authenticate(
+            request.app.state.autocommit_engine,
+            bucket=bucket,
+            secret_hash=secret_hash,
+            limit=limit,
             window_seconds=MINUTE,
         )
-        principal = campaigns.authenticate(session, secret_hash)
+    else:
+        with request.app.state.sessions() as session, session.begin():
+            # Count first, then look up: a transaction that writes before it reads never finds its
+            # SQLite snapshot stale.
+            ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=MINUTE)
+            principal = campaigns.authenticate(session, secret_hash)
     if principal is None:
         raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
     return principal
 
 
-def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
+async def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
     if principal is None:
         raise Unauthorized(
             "This needs a campaign key or a token: Authorization: Bearer <key>. "
@@ -72,19 +81,19 @@ def current_principal(principal: Annotated[Principal | None, Depends(optional_pr
     return principal
 
 
-def owner(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+async def owner(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
     if not principal.is_owner:
         raise Forbidden("Only the campaign's key can do this; a viewer or player token cannot.")
     return principal
 
 
-def encounter_reader(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+async def encounter_reader(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
     if not principal.is_owner and principal.encounter_id != encounter_id:
         raise NotFound(f"There is no encounter {encounter_id}.")
     return principal
 
 
-def encounter_owner(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+async def encounter_owner(encounter_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
     if not principal.is_owner:
         if principal.encounter_id == encounter_id:
             raise Forbidden("A viewer or player token cannot change the encounter.")
@@ -92,7 +101,7 @@ def encounter_owner(encounter_id: str, principal: Annotated[Principal, Depends(c
     return principal
 
 
-def combatant_editor(
+async def combatant_editor(
     encounter_id: str, combatant_id: str, principal: Annotated[Principal, Depends(current_principal)]
 ) -> Principal:
     """The owner, or the player whose token is bound to this combatant."""

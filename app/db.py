@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
 
+import orjson
 from fastapi import Depends, Request
 from sqlalchemy import JSON, DateTime, Engine, MetaData, TypeDecorator, create_engine, event
 from sqlalchemy.dialects.postgresql import JSONB
@@ -66,17 +67,22 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
+def _json_text(value) -> str:
+    return orjson.dumps(value).decode()  # the documents of a round are large: orjson, as for responses
+
+
 def make_engine(settings: Settings) -> Engine:
     url = settings.database_url
     if settings.is_sqlite:
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        engine = create_engine(url, connect_args={"check_same_thread": False}, json_serializer=_json_text)
         _configure_sqlite(engine, settings.sqlite_busy_timeout_ms)
         return engine
     return create_engine(
         url,
+        json_serializer=_json_text,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
         pool_pre_ping=True,  # a connection dropped while the database was down is replaced, not reused

@@ -45,6 +45,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
+    # PostgreSQL: statements that must not hold locks past themselves (the rate-limit counter)
+    app.state.autocommit_engine = (
+        engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
+    )
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)

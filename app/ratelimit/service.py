@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import delete
+from sqlalchemy import Engine, and_, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from app.campaigns.models import Credential
+from app.campaigns.service import Principal
 from app.problems import ServiceError
 from app.ratelimit.models import RateCounter
 
@@ -31,7 +33,47 @@ def hit(session: Session, *, bucket: str, limit: int, window_seconds: int, now: 
         index_elements=[RateCounter.bucket, RateCounter.window_start],
         set_={"count": RateCounter.count + 1},
     ).returning(RateCounter.count)
-    count = session.execute(statement).scalar_one()
+    _refuse_past(limit, session.execute(statement).scalar_one(), window_start, window_seconds, now)
+
+
+def count_and_authenticate(
+    engine: Engine, *, bucket: str, secret_hash: str, limit: int, window_seconds: int
+) -> Principal | None:
+    """PostgreSQL: count the request and look its credential up in one autocommitted statement.
+
+    The counter row of a busy key is hot: every request of the key, from every worker, updates it.
+    In its own statement the row is locked only while PostgreSQL runs it, never while Python waits
+    for the GIL (measured: holding it to the end of a two-statement transaction cut a single key to
+    about 200 requests a second).
+    """
+    now = time.time()
+    window_start = int(now // window_seconds * window_seconds)
+    hit = (
+        postgresql_insert(RateCounter)
+        .values(bucket=bucket, window_start=window_start, count=1)
+        .on_conflict_do_update(
+            index_elements=[RateCounter.bucket, RateCounter.window_start], set_={"count": RateCounter.count + 1}
+        )
+        .returning(RateCounter.count)
+        .cte("hit")
+    )
+    statement = select(
+        hit.c.count,
+        Credential.id,
+        Credential.campaign_id,
+        Credential.role,
+        Credential.encounter_id,
+        Credential.combatant_id,
+    ).select_from(
+        hit.outerjoin(Credential, and_(Credential.secret_hash == secret_hash, Credential.revoked_at.is_(None)))
+    )
+    with engine.connect() as connection:
+        count, *credential = connection.execute(statement).one()
+    _refuse_past(limit, count, window_start, window_seconds, now)
+    return Principal(*credential) if credential[0] is not None else None
+
+
+def _refuse_past(limit: int, count: int, window_start: int, window_seconds: int, now: float) -> None:
     if count > limit:
         retry_after = max(1, int(window_start + window_seconds - now + 0.999))
         raise TooManyRequests(

@@ -14,6 +14,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from app.campaigns import service as campaigns
 from app.campaigns.service import Principal
@@ -41,7 +42,7 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def optional_principal(
+async def optional_principal(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 ) -> Principal | None:
     """The caller, if it sent credentials (bad ones are a 401 even where none are needed)."""
@@ -53,23 +54,28 @@ def optional_principal(
     secret_hash = campaigns.hash_secret(credentials.credentials)
     bucket = f"key:{secret_hash[:40]}"  # the secret's hash: guessed keys are counted too
     limit = settings.rate_limit_per_key_per_minute
-    if request.app.state.autocommit_engine is not None:
-        principal = ratelimit.count_and_authenticate(
-            request.app.state.autocommit_engine,
-            bucket=bucket,
-            secret_hash=secret_hash,
-            limit=limit,
-            window_seconds=MINUTE,
+    if request.app.state.auth_engine is not None:
+        principal = await ratelimit.count_and_authenticate(
+            request.app.state.auth_engine, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
         )
     else:
-        with request.app.state.sessions() as session, session.begin():
-            # Count first, then look up: a transaction that writes before it reads never finds its
-            # SQLite snapshot stale.
-            ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=MINUTE)
-            principal = campaigns.authenticate(session, secret_hash)
+        principal = await run_in_threadpool(_count_and_authenticate_sqlite, request, bucket, secret_hash, limit)
     if principal is None:
         raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
     return principal
+
+
+def _count_and_authenticate_sqlite(request: Request, bucket: str, secret_hash: str, limit: int) -> Principal | None:
+    with request.app.state.sessions() as session, session.begin():
+        # Count first, then look up: a transaction that writes before it reads never finds its
+        # SQLite snapshot stale.
+        ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=MINUTE)
+        return campaigns.authenticate(session, secret_hash)
+
+
+def _count_by_address(request: Request, bucket: str, limit: int, window_seconds: int) -> None:
+    with request.app.state.sessions() as session, session.begin():
+        ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=window_seconds)
 
 
 async def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
@@ -114,28 +120,18 @@ async def combatant_editor(
     raise Forbidden("Only the campaign's key, or this combatant's player token, can change it.")
 
 
-def limit_anonymous(request: Request, principal: Annotated[Principal | None, Depends(optional_principal)]) -> None:
-    """Calls without credentials are counted per client address."""
+async def limit_anonymous(
+    request: Request, principal: Annotated[Principal | None, Depends(optional_principal)]
+) -> None:
+    """Calls without credentials are counted per client address (a call with a key counted already)."""
     if principal is None:
-        settings = request.app.state.settings
-        with request.app.state.sessions() as session, session.begin():
-            ratelimit.hit(
-                session,
-                bucket=f"ip:{client_address(request)}",
-                window_seconds=MINUTE,
-                limit=settings.rate_limit_anonymous_per_minute,
-            )
+        limit = request.app.state.settings.rate_limit_anonymous_per_minute
+        await run_in_threadpool(_count_by_address, request, f"ip:{client_address(request)}", limit, MINUTE)
 
 
-def limit_campaign_creation(request: Request) -> None:
-    settings = request.app.state.settings
-    with request.app.state.sessions() as session, session.begin():
-        ratelimit.hit(
-            session,
-            bucket=f"ip:{client_address(request)}:campaigns",
-            window_seconds=HOUR,
-            limit=settings.campaigns_per_address_per_hour,
-        )
+async def limit_campaign_creation(request: Request) -> None:
+    limit = request.app.state.settings.campaigns_per_address_per_hour
+    await run_in_threadpool(_count_by_address, request, f"ip:{client_address(request)}:campaigns", limit, HOUR)
 
 
 OwnerDep = Annotated[Principal, Depends(owner)]

@@ -11,6 +11,7 @@ import orjson
 from fastapi import Depends, Request
 from sqlalchemy import JSON, DateTime, Engine, MetaData, TypeDecorator, create_engine, event
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from app.config import Settings
@@ -86,6 +87,20 @@ def make_engine(settings: Settings) -> Engine:
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
         pool_pre_ping=True,  # a connection dropped while the database was down is replaced, not reused
+    )
+
+
+def make_auth_engine(settings: Settings) -> AsyncEngine | None:
+    """PostgreSQL: an async, autocommit engine for the one statement every request runs (count the
+    request, look its key up) on the event loop, without a hop to the thread pool. SQLite: none."""
+    if settings.is_sqlite:
+        return None
+    return create_async_engine(
+        settings.database_url,
+        isolation_level="AUTOCOMMIT",
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_pre_ping=True,
     )
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
-from app.db import make_engine, make_sessionmaker
+from app.db import make_auth_engine, make_engine, make_sessionmaker
 from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
@@ -40,15 +40,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         purger.cancel()
         engine.dispose()
+        if app.state.auth_engine is not None:
+            await app.state.auth_engine.dispose()
 
     app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
-    # PostgreSQL: statements that must not hold locks past themselves (the rate-limit counter)
-    app.state.autocommit_engine = (
-        engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else None
-    )
+    app.state.auth_engine = make_auth_engine(settings)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)

@@ -86,7 +86,9 @@ def make_engine(settings: Settings) -> Engine:
         json_serializer=_json_text,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
-        pool_pre_ping=True,  # a connection dropped while the database was down is replaced, not reused
+        # No pool_pre_ping: it costs a round trip on every checkout. After an outage the first error
+        # invalidates the whole pool (SQLAlchemy's default), so one request gets a 503, not all.
+        pool_recycle=3600,
     )
 
 
@@ -100,7 +102,7 @@ def make_auth_engine(settings: Settings) -> AsyncEngine | None:
         isolation_level="AUTOCOMMIT",
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
-        pool_pre_ping=True,
+        pool_recycle=3600,  # no pre-ping, as for the main engine
     )
 
 

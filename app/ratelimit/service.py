@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import and_, delete, select
+from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -37,6 +37,31 @@ def hit(session: Session, *, bucket: str, limit: int, window_seconds: int, now: 
     _refuse_past(limit, session.execute(statement).scalar_one(), window_start, window_seconds, now)
 
 
+def _count_and_authenticate_statement():
+    """Built once: the statement is the same for every request, only its parameters change."""
+    hit = (
+        postgresql_insert(RateCounter)
+        .values(bucket=bindparam("bucket"), window_start=bindparam("window_start"), count=1)
+        .on_conflict_do_update(
+            index_elements=[RateCounter.bucket, RateCounter.window_start], set_={"count": RateCounter.count + 1}
+        )
+        .returning(RateCounter.count)
+        .cte("hit")
+    )
+    credential = and_(Credential.secret_hash == bindparam("secret_hash"), Credential.revoked_at.is_(None))
+    return select(
+        hit.c.count,
+        Credential.id,
+        Credential.campaign_id,
+        Credential.role,
+        Credential.encounter_id,
+        Credential.combatant_id,
+    ).select_from(hit.outerjoin(Credential, credential))
+
+
+COUNT_AND_AUTHENTICATE = _count_and_authenticate_statement()
+
+
 async def count_and_authenticate(
     engine: AsyncEngine, *, bucket: str, secret_hash: str, limit: int, window_seconds: int
 ) -> Principal | None:
@@ -50,27 +75,9 @@ async def count_and_authenticate(
     """
     now = time.time()
     window_start = int(now // window_seconds * window_seconds)
-    hit = (
-        postgresql_insert(RateCounter)
-        .values(bucket=bucket, window_start=window_start, count=1)
-        .on_conflict_do_update(
-            index_elements=[RateCounter.bucket, RateCounter.window_start], set_={"count": RateCounter.count + 1}
-        )
-        .returning(RateCounter.count)
-        .cte("hit")
-    )
-    statement = select(
-        hit.c.count,
-        Credential.id,
-        Credential.campaign_id,
-        Credential.role,
-        Credential.encounter_id,
-        Credential.combatant_id,
-    ).select_from(
-        hit.outerjoin(Credential, and_(Credential.secret_hash == secret_hash, Credential.revoked_at.is_(None)))
-    )
+    parameters = {"bucket": bucket, "window_start": window_start, "secret_hash": secret_hash}
     async with engine.connect() as connection:
-        count, *credential = (await connection.execute(statement)).one()
+        count, *credential = (await connection.execute(COUNT_AND_AUTHENTICATE, parameters)).one()
     _refuse_past(limit, count, window_start, window_seconds, now)
     return Principal(*credential) if credential[0] is not None else None
 

@@ -6,11 +6,18 @@ from alembic import context
 
 from app import models  # noqa: F401  (registers every table on Base.metadata)
 from app.config import Settings
-from app.db import Base, make_engine
+from app.db import Base, UTCDateTime, make_engine
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def render_item(type_, obj, autogen_context):
+    """Render our UTC-aware DateTime as the plain column type it is, so migrations import only sqlalchemy."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    return False
 
 
 def database_url() -> str:
@@ -18,7 +25,13 @@ def database_url() -> str:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=database_url(), target_metadata=Base.metadata, literal_binds=True, render_as_batch=True)
+    context.configure(
+        url=database_url(),
+        target_metadata=Base.metadata,
+        literal_binds=True,
+        render_as_batch=True,
+        render_item=render_item,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -26,7 +39,9 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     engine = make_engine(Settings(database_url=database_url()))
     with engine.connect() as connection:
-        context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+        context.configure(
+            connection=connection, target_metadata=Base.metadata, render_as_batch=True, render_item=render_item
+        )
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()

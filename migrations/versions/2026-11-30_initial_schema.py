@@ -1,7 +1,7 @@
 """Initial schema: encounters, combatants and the round history.
 
 Revision ID: 0646439c1c1e
-Revises: 
+Revises:
 Create Date: 2026-11-30 02:29:03.981071
 """
 from alembic import op

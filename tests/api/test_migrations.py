@@ -37,3 +37,9 @@ def test_upgrade_downgrade_upgrade(empty_database):
     assert _tables(empty_database) == set()
     command.upgrade(config, "head")
     assert {"encounters", "combatants", "rounds"} <= _tables(empty_database)
+
+
+def test_the_models_need_no_migration_the_repository_lacks(empty_database):
+    config = alembic_config(empty_database)
+    command.upgrade(config, "head")
+    command.check(config)  # raises when autogenerate would find a difference

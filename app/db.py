@@ -72,6 +72,13 @@ def _json_text(value) -> str:
     return orjson.dumps(value).decode()  # the documents of a round are large: orjson, as for responses
 
 
+def _use_orjson_for_jsonb() -> None:
+    """psycopg decodes JSON(B) columns with the standard library's json; orjson is several times faster."""
+    from psycopg.types.json import set_json_loads
+
+    set_json_loads(orjson.loads)
+
+
 def make_engine(settings: Settings) -> Engine:
     url = settings.database_url
     if settings.is_sqlite:
@@ -81,6 +88,7 @@ def make_engine(settings: Settings) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False}, json_serializer=_json_text)
         _configure_sqlite(engine, settings.sqlite_busy_timeout_ms)
         return engine
+    _use_orjson_for_jsonb()
     return create_engine(
         url,
         json_serializer=_json_text,

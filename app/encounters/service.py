@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, joinedload
 
 from app.concurrency import check_if_match, claim_version, etag, is_write_conflict, retry_stale_snapshot
 from app.encounters import views
@@ -45,8 +45,8 @@ def load_owned(session: Session, encounter_id: str, campaign_id: str, *, with_co
     """The campaign's encounter, or 404 (another campaign's encounter does not exist for this caller)."""
     query = select(Encounter).where(Encounter.id == encounter_id, Encounter.campaign_id == campaign_id)
     if with_combatants:
-        query = query.options(selectinload(Encounter.combatants))
-    encounter = session.scalars(query).one_or_none()
+        query = query.options(joinedload(Encounter.combatants))  # one round trip, not two
+    encounter = session.scalars(query).unique().one_or_none()
     if encounter is None:
         raise NotFound(f"There is no encounter {encounter_id}.")
     return encounter

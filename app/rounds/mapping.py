@@ -8,28 +8,11 @@ from app.encounters.models import Combatant as CombatantRow
 from app.encounters.schemas import CombatantFields
 from app.encounters.schemas import InlineWeapon as InlineWeaponIn
 from app.resolver import model as rm
-from app.resolver.codec import combatant_to_json, weapon_from_json, wound_to_json  # noqa: F401 (weapon_from_json re-exported)
+from app.resolver.codec import COMBATANT_FIELDS, combatant_to_json, weapon_from_json, wound_to_json  # noqa: F401 (weapon_from_json re-exported)
 from app.rounds.schemas import AttackAction, CustomAction, DeclarationIn, FirstAidAction
 
 STATE_FIELDS = ("status", "blood", "weapon_ready", "wounds")  # what a round changes on a combatant
-ROW_FIELDS = (
-    "id",
-    "position",
-    "name",
-    "initiative",
-    "attack",
-    "defense",
-    "weapon",
-    "attacks_per_round",
-    "weapon_ready",
-    "damage_bonus",
-    "armor",
-    "toughness",
-    "vitality",
-    "blood",
-    "status",
-    "wounds",
-)
+ROW_FIELDS = ("position", "name", *sorted(COMBATANT_FIELDS))  # every column of a combatant row
 
 
 def weapon_from_schema(weapon: str | InlineWeaponIn) -> str | rm.InlineWeapon:

@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_credentials=False,
         allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match"],
-        expose_headers=["ETag", "Location", "Retry-After"],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed"],
         max_age=600,
     )
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from app.encounters.models import Encounter, utcnow
@@ -108,3 +109,15 @@ def is_write_conflict(error: Exception) -> bool:
     if isinstance(error, IntegrityError):
         return True
     return isinstance(error, OperationalError) and is_sqlite_busy(error)
+
+
+@contextmanager
+def write_transaction(session: Session) -> Iterator[None]:
+    """One transaction; a race lost at the database becomes a 409 the client can retry."""
+    try:
+        with session.begin():
+            yield
+    except DBAPIError as error:
+        if is_write_conflict(error):
+            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
+        raise

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, joinedload
 
-from app.concurrency import check_if_match, claim_version, etag, is_write_conflict, retry_stale_snapshot
+from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
 from app.encounters import views
 from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import CombatantCreate, CombatantFields, CombatantUpdate, EncounterCreate, EncounterUpdate
 from app.idempotency.service import Claim, record
-from app.problems import Conflict, NotFound, Unprocessable
+from app.problems import NotFound, Unprocessable
 from app.resolver import InvalidRound, Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
 from app.resolver.validate import weapon_profile
@@ -29,26 +26,23 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
-@contextmanager
-def write_transaction(session: Session) -> Iterator[None]:
-    """One transaction; a race lost at the database becomes a 409 the client can retry."""
-    try:
-        with session.begin():
-            yield
-    except DBAPIError as error:
-        if is_write_conflict(error):
-            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
-        raise
-
-
-def load_owned(session: Session, encounter_id: str, campaign_id: str, *, with_combatants: bool = False) -> Encounter:
-    """The campaign's encounter, or 404 (another campaign's encounter does not exist for this caller)."""
+def load_owned(
+    session: Session,
+    encounter_id: str,
+    campaign_id: str,
+    *,
+    with_combatants: bool = False,
+    if_match: str | None = None,
+) -> Encounter:
+    """The campaign's encounter, or 404 (another campaign's encounter does not exist for this caller);
+    412 if the caller's If-Match is no longer its ETag."""
     query = select(Encounter).where(Encounter.id == encounter_id, Encounter.campaign_id == campaign_id)
     if with_combatants:
         query = query.options(joinedload(Encounter.combatants))  # one round trip, not two
     encounter = session.scalars(query).unique().one_or_none()
     if encounter is None:
         raise NotFound(f"There is no encounter {encounter_id}.")
+    check_if_match(if_match, encounter.version)
     return encounter
 
 
@@ -129,8 +123,7 @@ def update(
     *, session: Session, campaign_id: str, encounter_id: str, data: EncounterUpdate, if_match: str | None
 ) -> Encounter:
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id, with_combatants=True)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, with_combatants=True, if_match=if_match)
         changes: dict[str, Any] = {}
         if data.name is not None:
             changes["name"] = data.name
@@ -143,15 +136,14 @@ def update(
                     raise Unprocessable(f"The new rules lack the weapon of combatant {row.id}: {error}") from None
             changes["rules"] = data.rules
         claim_version(session, encounter_id, encounter.version, **changes)
-    session.expire(encounter)
-    return get(session=session, campaign_id=campaign_id, encounter_id=encounter_id)
+        session.refresh(encounter, ["name", "rules", "version", "updated_at"])  # what the UPDATE changed
+    return encounter
 
 
 @retry_stale_snapshot
 def delete(*, session: Session, campaign_id: str, encounter_id: str, if_match: str | None) -> None:
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         claim_version(session, encounter_id, encounter.version)
         session.delete(encounter)
 
@@ -174,8 +166,7 @@ def add_combatant(
     claim: Claim | None = None,
 ) -> Reply:
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         count = session.scalar(select(func.count()).where(Combatant.encounter_id == encounter_id)) or 0
         if count >= bounds.MAX_COMBATANTS:
             raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
@@ -211,8 +202,7 @@ def update_combatant(
     if_match: str | None,
 ) -> tuple[Combatant, int]:
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         row = _load_combatant(session, encounter_id, combatant_id)
         current = mapping.snapshot(row)
         changed = data.model_dump(exclude_unset=True, by_alias=True)
@@ -233,8 +223,7 @@ def remove_combatant(
     *, session: Session, campaign_id: str, encounter_id: str, combatant_id: str, if_match: str | None
 ) -> None:
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         row = _load_combatant(session, encounter_id, combatant_id)
         claim_version(session, encounter_id, encounter.version)
         session.delete(row)

@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot
+from app.concurrency import claim_version, etag, retry_stale_snapshot, write_transaction
 from app.encounters.models import Combatant, Encounter, utcnow
-from app.encounters.service import load_owned, write_transaction
+from app.encounters.service import load_owned
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
@@ -49,8 +49,7 @@ def resolve_next_round(
 ) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         # Core, not the ORM, on this hot path: plain rows in, one INSERT and one executemany out.
         rows = session.execute(
             select(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id).order_by(COMBATANTS.c.position)
@@ -113,8 +112,7 @@ def get_round(*, session: Session, campaign_id: str, encounter_id: str, number: 
 def undo_round(*, session: Session, campaign_id: str, encounter_id: str, number: int, if_match: str | None) -> int:
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id)
-        check_if_match(if_match, encounter.version)
+        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
         if not 1 <= number <= encounter.round:
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         if number != encounter.round:

@@ -65,8 +65,8 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     from app.rounds import service as rounds
     original = rounds.load_owned
 
-    def stale_encounter(*args):
-        found = original(*args)
+    def stale_encounter(*args, **kwargs):
+        found = original(*args, **kwargs)
         session = args[0]
         session.expunge(found)
         found.round = 0  # pretend we read the state before round 1

@@ -12,7 +12,6 @@ from .model import Attack, Combatant, Custom, Declaration, FirstAid, InlineWeapo
 from .notation import parse_damage
 from .ruleset import STATUSES, Ruleset, WeaponProfile
 
-DICE_KINDS = ("initiative", "attack", "damage")
 D20 = 20
 COMBATANT_NUMBERS = (
     ("initiative", bounds.INITIATIVE),

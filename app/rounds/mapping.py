@@ -11,7 +11,6 @@ from app.resolver import model as rm
 from app.resolver.codec import COMBATANT_FIELDS, combatant_to_json, weapon_from_json, wound_to_json  # noqa: F401 (weapon_from_json re-exported)
 from app.rounds.schemas import AttackAction, CustomAction, DeclarationIn, FirstAidAction
 
-STATE_FIELDS = ("status", "blood", "weapon_ready", "wounds")  # what a round changes on a combatant
 ROW_FIELDS = ("position", "name", *sorted(COMBATANT_FIELDS))  # every column of a combatant row
 
 

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .initiative import Scheduled
-from .model import ActionOutcome, Attack, FirstAid
+from .initiative import RollDie, Scheduled
+from .model import ActionOutcome, Attack, FirstAid, action_outcome
 from .ruleset import Ruleset, WeaponProfile, WoundClass
 from .wounds import LiveCombatant
 
-RollDie = Callable[[str, int], int]  # (key, sides) -> value
 RollDice = Callable[[str, int, int], tuple[int, ...]]  # (key, count, sides) -> values
 D20 = 20
 
 
 class TickEffects:
-    """What the actions of one tick do, applied together when it ends."""
+    """What the actions of one tick do, applied together when it ends (then it is empty again)."""
 
     __slots__ = ("drawn", "wounds", "first_aid")
 
@@ -30,13 +29,19 @@ class TickEffects:
         self.first_aid: list[tuple[LiveCombatant, int]] = []  # patient, wounds present when the tick began
 
     def apply(self) -> None:
-        for actor in self.drawn:
-            actor.weapon_ready = True
-        for target, row in self.wounds:
-            target.take_wound(row)
-        for patient, wounds_before in self.first_aid:
-            if patient.status != "dead":  # killed by a blow of this same tick: a dead one never changes again
-                patient.stop_bleeding(wounds_before)
+        if self.drawn:
+            for actor in self.drawn:
+                actor.weapon_ready = True
+            self.drawn.clear()
+        if self.wounds:
+            for target, row in self.wounds:
+                target.take_wound(row)
+            self.wounds.clear()
+        if self.first_aid:
+            for patient, wounds_before in self.first_aid:
+                if patient.status != "dead":  # killed by a blow of this same tick: a dead one never changes again
+                    patient.stop_bleeding(wounds_before)
+            self.first_aid.clear()
 
 
 def _outcome(
@@ -52,7 +57,7 @@ def _outcome(
     effective=None,
     wound=None,
 ) -> ActionOutcome:
-    return ActionOutcome(
+    return action_outcome(
         tick,
         action.actor,
         action.seq,
@@ -72,13 +77,11 @@ def _outcome(
     )
 
 
-def target_number(
-    actor: LiveCombatant, target: LiveCombatant, actor_stance: str, target_stance: str, ruleset: Ruleset
-) -> int:
-    attack = actor.combatant.attack + ruleset.stances[actor_stance].attack - actor.penalty
+def target_number(actor: LiveCombatant, target: LiveCombatant, ruleset: Ruleset) -> int:
+    attack = actor.combatant.attack + ruleset.stances[actor.stance].attack - actor.penalty
     if target.status == "unconscious":
         return attack  # an unconscious target defends with 0 flat: no stance, no penalty
-    defense = target.combatant.defense + ruleset.stances[target_stance].defense - target.penalty
+    defense = target.combatant.defense + ruleset.stances[target.stance].defense - target.penalty
     return attack - defense
 
 
@@ -88,7 +91,6 @@ def resolve_attack(
     actor: LiveCombatant,
     target: LiveCombatant,
     weapon: WeaponProfile,
-    stances: Mapping[str, str],
     ruleset: Ruleset,
     roll: RollDie,
     roll_many: RollDice,
@@ -98,7 +100,7 @@ def resolve_attack(
         effects.drawn.append(actor)  # its attack came up while it was active: the weapon is in hand
     if target.status == "dead":
         return _outcome(action, tick, "target_down")
-    tn = target_number(actor, target, stances[actor.combatant.id], stances[target.combatant.id], ruleset)
+    tn = target_number(actor, target, ruleset)
     d20 = roll(f"{action.actor}.attack.{action.seq}", D20)
     if not (d20 == ruleset.natural_hit or (d20 != ruleset.natural_miss and d20 <= tn)):
         return _outcome(action, tick, "miss", d20, tn, False)
@@ -119,7 +121,6 @@ def resolve_action(
     tick: int,
     live: Mapping[str, LiveCombatant],
     weapons: Mapping[str, WeaponProfile],
-    stances: Mapping[str, str],
     ruleset: Ruleset,
     roll: RollDie,
     roll_many: RollDice,
@@ -131,7 +132,7 @@ def resolve_action(
     kind = action.declaration.action
     if isinstance(kind, Attack):
         return resolve_attack(
-            action, tick, actor, live[action.target], weapons[action.actor], stances, ruleset, roll, roll_many, effects
+            action, tick, actor, live[action.target], weapons[action.actor], ruleset, roll, roll_many, effects
         )
     if isinstance(kind, FirstAid):
         patient = live[kind.target]

@@ -44,17 +44,21 @@ class SeededDice:
 
     def __init__(self, seed: int):
         self.seed = seed
-        self._key = seed.to_bytes(16, "big", signed=True)
+        # Keying BLAKE2b hashes the key as a block of its own: do it once, then copy the state per die.
+        self._keyed = blake2b(digest_size=8, key=seed.to_bytes(16, "big", signed=True))
 
     def given(self) -> Mapping[str, DieValue]:
         return {}
 
     def _die(self, key: bytes, sides: int) -> int:
-        digest = blake2b(key, digest_size=8, key=self._key).digest()
-        return (int.from_bytes(digest, "big") * sides >> 64) + 1
+        state = self._keyed.copy()
+        state.update(key)
+        return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
 
     def roll(self, key: str, sides: int) -> int:
-        return self._die(key.encode() + b"\x00", sides)
+        state = self._keyed.copy()  # _die inlined: most dice of a round are single dice
+        state.update(key.encode() + b"\x00")
+        return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
 
     def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
         prefix = key.encode()
@@ -93,15 +97,16 @@ class MixedDice:
     def __init__(self, dice: Mapping[str, DieValue], seed: int):
         self.seed = seed
         self._fixed = FixedDice(dice)
+        self._given = self._fixed.given()
         self._seeded = SeededDice(seed)
 
     def given(self) -> Mapping[str, DieValue]:
         return self._fixed.given()
 
     def roll(self, key: str, sides: int) -> int:
-        source = self._fixed if key in self._fixed.given() else self._seeded
+        source = self._fixed if key in self._given else self._seeded
         return source.roll(key, sides)
 
     def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
-        source = self._fixed if key in self._fixed.given() else self._seeded
+        source = self._fixed if key in self._given else self._seeded
         return source.roll_many(key, count, sides)

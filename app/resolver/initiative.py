@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .model import Attack, Combatant, Custom, Declaration, FirstAid
+from .model import Attack, Custom, Declaration, FirstAid
 from .ruleset import Ruleset, WeaponProfile
+from .wounds import LiveCombatant
 
 
 class Scheduled:
@@ -31,18 +32,14 @@ class Scheduled:
             self.target = getattr(action, "target", None)
 
 
-RollDelayDie = Callable[[str, int], int]  # (combatant id, action number k) -> delay die
+RollDie = Callable[[str, int], int]  # (key, sides) -> value
 
 
 def schedule_declaration(
-    declaration: Declaration,
-    actor: Combatant,
-    penalty: int,
-    weapon: WeaponProfile,
-    ruleset: Ruleset,
-    roll_delay_die: RollDelayDie,
+    declaration: Declaration, live: LiveCombatant, weapon: WeaponProfile, ruleset: Ruleset, roll: RollDie
 ) -> list[Scheduled]:
     """The scores of one combatant's actions, attack k >= 2 following attack k-1."""
+    actor = live.combatant
     action = declaration.action
     if isinstance(action, Attack):
         delay, count = weapon.delay, actor.attacks_per_round
@@ -55,12 +52,17 @@ def schedule_declaration(
     technical = declaration.technical_actions
     if isinstance(action, Attack) and not actor.weapon_ready:
         technical += 1  # drawing the weapon is a technical action by itself
+    delay_die = ruleset.delay_die
     score = (
-        actor.initiative - penalty - ruleset.technical_action_penalty * technical - delay - roll_delay_die(actor.id, 1)
+        actor.initiative
+        - live.penalty
+        - ruleset.technical_action_penalty * technical
+        - delay
+        - roll(f"{actor.id}.initiative.1", delay_die)
     )
     scheduled = [Scheduled(score, actor.initiative, actor.id, 1, declaration, technical)]
     for k in range(2, count + 1):
-        score -= delay + roll_delay_die(actor.id, k)
+        score -= delay + roll(f"{actor.id}.initiative.{k}", delay_die)
         scheduled.append(Scheduled(score, actor.initiative, actor.id, k, declaration, 0))
     return scheduled
 
@@ -86,16 +88,13 @@ def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
 
 def schedule_round(
     declarations: tuple[Declaration, ...],
-    combatants: Mapping[str, Combatant],
-    penalties: Mapping[str, int],
+    live: Mapping[str, LiveCombatant],
     weapons: Mapping[str, WeaponProfile],
     ruleset: Ruleset,
-    roll_delay_die: RollDelayDie,
+    roll: RollDie,
 ) -> list[list[Scheduled]]:
     scheduled: list[Scheduled] = []
     for declaration in declarations:
-        actor = combatants[declaration.combatant]
-        scheduled.extend(
-            schedule_declaration(declaration, actor, penalties[actor.id], weapons[actor.id], ruleset, roll_delay_die)
-        )
+        actor = declaration.combatant
+        scheduled.extend(schedule_declaration(declaration, live[actor], weapons[actor], ruleset, roll))
     return order_into_ticks(scheduled)

@@ -87,7 +87,7 @@ class RoundInput:
     declarations: tuple[Declaration, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slotted: see action_outcome()
 class ActionOutcome:
     tick: int
     actor: str
@@ -107,6 +107,57 @@ class ActionOutcome:
     wound: str | None = None
 
 
+_new = object.__new__
+_set_attribute = object.__setattr__
+
+
+def action_outcome(
+    tick: int,
+    actor: str,
+    seq: int,
+    type: str,
+    target: str | None,
+    score: int,
+    technical_actions: int,
+    result: Result,
+    roll: int | None = None,
+    target_number: int | None = None,
+    hit: bool | None = None,
+    margin: int | None = None,
+    damage_rolls: tuple[int, ...] | None = None,
+    blow: int | None = None,
+    effective: int | None = None,
+    wound: str | None = None,
+) -> ActionOutcome:
+    """ActionOutcome(...), built in 0.7 µs instead of 1.6: a frozen dataclass's __init__ pays one
+    object.__setattr__ per field, this sets the instance's __dict__ in one step. The result is an
+    ordinary ActionOutcome (equal, hashable, frozen); a test keeps the two field lists in step."""
+    outcome = _new(ActionOutcome)
+    _set_attribute(
+        outcome,
+        "__dict__",
+        {
+            "tick": tick,
+            "actor": actor,
+            "seq": seq,
+            "type": type,
+            "target": target,
+            "score": score,
+            "technical_actions": technical_actions,
+            "result": result,
+            "roll": roll,
+            "target_number": target_number,
+            "hit": hit,
+            "margin": margin,
+            "damage_rolls": damage_rolls,
+            "blow": blow,
+            "effective": effective,
+            "wound": wound,
+        },
+    )
+    return outcome
+
+
 @dataclass(frozen=True, slots=True)
 class BloodLoss:
     combatant: str
@@ -115,7 +166,7 @@ class BloodLoss:
     status: Status
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slotted: see combatant_state()
 class CombatantState:
     """What a round changes on a combatant, as it stands after the round (every other field is as given)."""
 
@@ -125,6 +176,26 @@ class CombatantState:
     weapon_ready: bool
     wounds: tuple[Wound, ...]  # penalty and bleed filled in
     penalty: int  # the sum of the wounds' penalties
+
+
+def combatant_state(
+    id: str, status: Status, blood: int, weapon_ready: bool, wounds: tuple[Wound, ...], penalty: int
+) -> CombatantState:
+    """CombatantState(...) at half the cost, as action_outcome() does it."""
+    state = _new(CombatantState)
+    _set_attribute(
+        state,
+        "__dict__",
+        {
+            "id": id,
+            "status": status,
+            "blood": blood,
+            "weapon_ready": weapon_ready,
+            "wounds": wounds,
+            "penalty": penalty,
+        },
+    )
+    return state
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from .attack import TickEffects, resolve_action
 from .dice import DiceSource, DieValue
 from .initiative import schedule_round
-from .model import ActionOutcome, CombatantState, RoundInput, RoundResult
+from .model import ActionOutcome, RoundInput, RoundResult, combatant_state
 from .ruleset import Ruleset
 from .validate import validate_round
 from .wounds import LiveCombatant, settle_turn
-
-BALANCED = "balanced"
 
 
 def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> RoundResult:
@@ -26,24 +24,17 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
         values = used[key] = tuple(dice.roll_many(key, count, sides))
         return values
 
-    delay_die = ruleset.delay_die
     live = {c.id: LiveCombatant.start(c, ruleset) for c in state.combatants}
-    stances = {c.id: BALANCED for c in state.combatants}
-    stances.update({d.combatant: d.stance for d in state.declarations if d.stance is not None})
-    ticks = schedule_round(
-        state.declarations,
-        {c.id: c for c in state.combatants},
-        {cid: c.penalty for cid, c in live.items()},
-        weapons,
-        ruleset,
-        lambda actor, k: roll(f"{actor}.initiative.{k}", delay_die),
-    )
+    for declaration in state.declarations:
+        if declaration.stance is not None:
+            live[declaration.combatant].stance = declaration.stance
+    ticks = schedule_round(state.declarations, live, weapons, ruleset, roll)
 
     outcomes: list[ActionOutcome] = []
+    effects = TickEffects()
     for number, tick in enumerate(ticks, start=1):
-        effects = TickEffects()
         for action in tick:
-            outcomes.append(resolve_action(action, number, live, weapons, stances, ruleset, roll, roll_many, effects))
+            outcomes.append(resolve_action(action, number, live, weapons, ruleset, roll, roll_many, effects))
         effects.apply()
 
     ends_turn = state.round % ruleset.turn_length == 0
@@ -57,7 +48,7 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            CombatantState(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty)
+            combatant_state(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty)
             for c in live.values()
         ),
     )

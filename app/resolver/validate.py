@@ -142,9 +142,12 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
     kind = type(action)
     if kind is Attack:
         targets = action.targets
-        return 1 <= len(targets) <= actor.attacks_per_round and all(
-            _plain_target(t, d.combatant, by_id, False) for t in targets
-        )
+        if not 1 <= len(targets) <= actor.attacks_per_round:
+            return False
+        for target in targets:
+            if not _plain_target(target, d.combatant, by_id, False):
+                return False
+        return True
     if kind is FirstAid:
         return _plain_target(action.target, d.combatant, by_id, True)
     if kind is Custom:

@@ -40,11 +40,14 @@ class LiveCombatant:
     weapon_ready: bool
     wounds: list[Wound] = field(default_factory=list)
     penalty: int = 0
+    stance: str = "balanced"  # declared for this round
 
     @classmethod
     def start(cls, combatant: Combatant, ruleset: Ruleset) -> LiveCombatant:
-        wounds = [fill_wound(wound, ruleset) for wound in combatant.wounds]
         blood = combatant.vitality if combatant.blood is None else combatant.blood
+        if not combatant.wounds:
+            return cls(combatant, combatant.status, blood, combatant.weapon_ready, [], 0)
+        wounds = [fill_wound(wound, ruleset) for wound in combatant.wounds]
         return cls(
             combatant, combatant.status, blood, combatant.weapon_ready, wounds, sum(w.penalty or 0 for w in wounds)
         )

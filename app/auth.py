@@ -54,9 +54,9 @@ async def optional_principal(
     secret_hash = campaigns.hash_secret(credentials.credentials)
     bucket = f"key:{secret_hash[:40]}"  # the secret's hash: guessed keys are counted too
     limit = settings.rate_limit_per_key_per_minute
-    if request.app.state.auth_engine is not None:
+    if request.app.state.async_engine is not None:
         principal = await ratelimit.count_and_authenticate(
-            request.app.state.auth_engine, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
+            request.app.state.async_engine, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
         )
     else:
         principal = await run_in_threadpool(_count_and_authenticate_sqlite, request, bucket, secret_hash, limit)

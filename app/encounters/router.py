@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 
 from app.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep
 from app.concurrency import etag
@@ -47,10 +47,13 @@ def list_encounters(
 
 
 @router.get("/{encounter_id}", response_model=EncounterRead)
-def read_encounter(encounter_id: str, session: SessionDep, principal: ReaderDep, response: Response) -> EncounterRead:
-    encounter = service.get(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+async def read_encounter(
+    encounter_id: str, request: Request, principal: ReaderDep, response: Response
+) -> EncounterRead:
+    database = request.app.state.read_only
+    encounter = await service.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     response.headers["ETag"] = etag(encounter.version)
-    return encounter_read(encounter)
+    return encounter
 
 
 @router.patch("/{encounter_id}", response_model=EncounterRead)

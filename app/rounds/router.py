@@ -62,10 +62,10 @@ def list_rounds(
 @router.get(
     "/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead, response_class=JSONDocumentResponse
 )
-def read_round(encounter_id: str, number: RoundNumber, session: SessionDep, principal: ReaderDep) -> Response:
+async def read_round(encounter_id: str, number: RoundNumber, request: Request, principal: ReaderDep) -> Response:
     """One stored round: the same document its POST returned."""
-    document, version = service.get_round(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+    document, version = await service.get_round(
+        request.app.state.read_only, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
     )
     return JSONDocumentResponse(document, headers={"ETag": etag(version)})
 

@@ -8,6 +8,7 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.concurrency import claim_version, etag, retry_stale_snapshot, write_transaction
+from app.db import ReadOnlyDatabase
 from app.encounters.models import Combatant, Encounter, utcnow
 from app.encounters.service import load_owned
 from app.idempotency.service import Claim, record
@@ -95,17 +96,32 @@ def list_rounds(
         return list(documents), total, encounter.version
 
 
-def get_round(*, session: Session, campaign_id: str, encounter_id: str, number: int) -> tuple[dict[str, Any], int]:
-    with session.begin():
-        found = session.execute(
-            select(Round.document, Encounter.version)
-            .join(Encounter, Encounter.id == Round.encounter_id)
-            .where(Round.encounter_id == encounter_id, Round.number == number, Encounter.campaign_id == campaign_id)
-        ).one_or_none()
-        if found is None:
-            load_owned(session, encounter_id, campaign_id)
-            raise NotFound(f"Encounter {encounter_id} has no round {number}.")
-        return found.document, found.version
+ENCOUNTERS = Encounter.__table__
+ROUND_WITH_VERSION = (
+    select(ROUNDS.c.document, ENCOUNTERS.c.version)
+    .join(ENCOUNTERS, ENCOUNTERS.c.id == ROUNDS.c.encounter_id)
+    .where(
+        ROUNDS.c.encounter_id == bindparam("encounter_id"),
+        ROUNDS.c.number == bindparam("number"),
+        ENCOUNTERS.c.campaign_id == bindparam("campaign_id"),
+    )
+)
+ENCOUNTER_EXISTS = select(ENCOUNTERS.c.id).where(
+    ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id")
+)
+
+
+async def get_round(
+    database: ReadOnlyDatabase, *, campaign_id: str, encounter_id: str, number: int
+) -> tuple[dict[str, Any], int]:
+    """One stored round's document and its encounter's version, in one statement."""
+    keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
+    found = await database.rows(ROUND_WITH_VERSION, {**keys, "number": number})
+    if found:
+        return found[0].document, found[0].version
+    if not await database.rows(ENCOUNTER_EXISTS, keys):
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    raise NotFound(f"Encounter {encounter_id} has no round {number}.")
 
 
 @retry_stale_snapshot

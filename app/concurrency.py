@@ -28,6 +28,7 @@ from app.problems import Conflict, PreconditionFailed
 P = ParamSpec("P")
 R = TypeVar("R")
 STALE_RETRIES = 20
+ENCOUNTERS = Encounter.__table__
 _first_read_version: ContextVar[int | None] = ContextVar("first_read_version", default=None)
 
 
@@ -64,11 +65,10 @@ def claim_version(session: Session, encounter_id: str, read_version: int, **chan
     if first_read is not None and first_read != read_version:
         raise _conflict()  # a retry after a stale snapshot found the encounter itself changed
     try:
-        result = session.execute(
-            update(Encounter)
-            .where(Encounter.id == encounter_id, Encounter.version == read_version)
+        result = session.execute(  # the table, not the ORM entity: a plain UPDATE, no ORM bookkeeping
+            update(ENCOUNTERS)
+            .where(ENCOUNTERS.c.id == encounter_id, ENCOUNTERS.c.version == read_version)
             .values(version=read_version + 1, updated_at=utcnow(), **changes)
-            .execution_options(synchronize_session=False)
         )
     except OperationalError as error:
         if is_sqlite_busy(error):

@@ -7,10 +7,10 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.concurrency import claim_version, etag, retry_stale_snapshot, write_transaction
+from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
 from app.db import ReadOnlyDatabase
 from app.encounters.models import Combatant, Encounter, utcnow
-from app.encounters.service import load_owned
+from app.encounters.service import ENCOUNTER_WITH_COMBATANTS, encounter_from_rows, load_owned
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
@@ -50,11 +50,12 @@ def resolve_next_round(
 ) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
-        # Core, not the ORM, on this hot path: plain rows in, one INSERT and one executemany out.
-        rows = session.execute(
-            select(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id).order_by(COMBATANTS.c.position)
-        ).all()
+        # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in,
+        # one UPDATE, one INSERT and one executemany out.
+        keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
+        encounter = encounter_from_rows(session.execute(ENCOUNTER_WITH_COMBATANTS, keys).all(), encounter_id)
+        check_if_match(if_match, encounter.version)
+        rows = encounter.combatants
         number = encounter.round + 1
         before = [mapping.snapshot(r) for r in rows]
         result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)

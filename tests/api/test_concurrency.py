@@ -63,16 +63,14 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     url = f"/v1/encounters/{encounter['id']}"
     assert client.post(f"{url}/rounds", json={}).status_code == 201
     from app.rounds import service as rounds
-    original = rounds.load_owned
+    original = rounds.encounter_from_rows
 
     def stale_encounter(*args, **kwargs):
         found = original(*args, **kwargs)
-        session = args[0]
-        session.expunge(found)
         found.round = 0  # pretend we read the state before round 1
         return found
 
-    monkeypatch.setattr(rounds, "load_owned", stale_encounter)
+    monkeypatch.setattr(rounds, "encounter_from_rows", stale_encounter)
     monkeypatch.setattr(rounds, "claim_version", lambda *a, **k: 99)
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()

@@ -21,6 +21,7 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy import update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
+from starlette.responses import Response
 
 from app.encounters.models import Encounter, utcnow
 from app.problems import Conflict, PreconditionFailed
@@ -53,6 +54,18 @@ def check_if_match(if_match: str | None, version: int) -> None:
     raise PreconditionFailed(
         f"If-Match {if_match} does not match the current ETag {etag(version)}", current_etag=etag(version)
     )
+
+
+def still_current(if_none_match: str | None, version: int) -> bool:
+    """RFC 9110 If-None-Match, weak comparison: the client's copy is current, so a GET answers 304."""
+    if if_none_match is None:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag(version) in tags
+
+
+def not_modified(version: int) -> Response:
+    return Response(status_code=304, headers={"ETag": etag(version)})
 
 
 def _conflict() -> Conflict:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 
 from app.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep
-from app.concurrency import etag
-from app.deps import IfMatch, Limit, Offset, SessionDep
+from app.concurrency import etag, not_modified, still_current
+from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
 from app.encounters import service
 from app.encounters.schemas import (
     CombatantCreate,
@@ -46,12 +46,15 @@ def list_encounters(
     )
 
 
-@router.get("/{encounter_id}", response_model=EncounterRead)
+@router.get("/{encounter_id}", response_model=EncounterRead, responses={304: NOT_MODIFIED})
 async def read_encounter(
-    encounter_id: str, request: Request, principal: ReaderDep, response: Response
-) -> EncounterRead:
+    encounter_id: str, request: Request, principal: ReaderDep, response: Response, if_none_match: IfNoneMatch = None
+) -> EncounterRead | Response:
+    """The encounter with its combatants. Polling? Send If-None-Match: a 304 while nothing changed."""
     database = request.app.state.read_only
     encounter = await service.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    if still_current(if_none_match, encounter.version):
+        return not_modified(encounter.version)
     response.headers["ETag"] = etag(encounter.version)
     return encounter
 

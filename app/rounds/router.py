@@ -8,8 +8,8 @@ from fastapi import APIRouter, Depends, Path, Request, Response, status
 from starlette.concurrency import run_in_threadpool
 
 from app.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
-from app.concurrency import etag
-from app.deps import IfMatch, Limit, Offset, SessionDep
+from app.concurrency import etag, not_modified, still_current
+from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
 from app.idempotency.deps import IdempotencyDep
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
@@ -60,13 +60,20 @@ def list_rounds(
 
 
 @router.get(
-    "/v1/encounters/{encounter_id}/rounds/{number}", response_model=RoundRead, response_class=JSONDocumentResponse
+    "/v1/encounters/{encounter_id}/rounds/{number}",
+    response_model=RoundRead,
+    response_class=JSONDocumentResponse,
+    responses={304: NOT_MODIFIED},
 )
-async def read_round(encounter_id: str, number: RoundNumber, request: Request, principal: ReaderDep) -> Response:
-    """One stored round: the same document its POST returned."""
+async def read_round(
+    encounter_id: str, number: RoundNumber, request: Request, principal: ReaderDep, if_none_match: IfNoneMatch = None
+) -> Response:
+    """One stored round: the same document its POST returned. Its ETag is the encounter's."""
     document, version = await service.get_round(
         request.app.state.read_only, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
     )
+    if still_current(if_none_match, version):
+        return not_modified(version)
     return JSONDocumentResponse(document, headers={"ETag": etag(version)})
 
 

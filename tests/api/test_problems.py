@@ -94,7 +94,7 @@ def test_cors_preflight_for_an_allowed_origin(settings):
         assert response.headers["access-control-allow-origin"] == "https://vtt.example"
         assert "access-control-allow-credentials" not in response.headers
         allowed = set(response.headers["access-control-allow-headers"].lower().split(", "))
-        assert {"authorization", "if-match", "idempotency-key"} <= allowed
+        assert {"authorization", "if-match", "if-none-match", "idempotency-key"} <= allowed
         simple = client.get("/v1/rules", headers={"Origin": "https://vtt.example"})
         exposed = set(simple.headers["access-control-expose-headers"].lower().split(", "))
         assert {"etag", "location", "retry-after", "idempotent-replayed"} <= exposed

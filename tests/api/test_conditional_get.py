@@ -1,0 +1,49 @@
+"""Conditional GETs: a client polling an encounter or a round gets a bodiless 304 while nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.helpers import attack, create_encounter, fighter
+
+
+@pytest.fixture
+def fight(client):
+    encounter = create_encounter(client, fighter("Ala"), fighter("Ola"))
+    ala, ola = (c["id"] for c in encounter["combatants"])
+    url = f"/v1/encounters/{encounter['id']}"
+    posted = client.post(f"{url}/rounds", json={"declarations": [attack(ala, ola)], "seed": 7})
+    assert posted.status_code == 201
+    return url, ala
+
+
+@pytest.mark.parametrize("path", ["", "/rounds/1"], ids=["encounter", "round"])
+def test_current_etag_gets_304_without_a_body(client, fight, path):
+    url, _ = fight
+    first = client.get(url + path)
+    assert first.status_code == 200
+    tag = first.headers["etag"]
+    for if_none_match in (tag, f"W/{tag}", f'"0", {tag}', "*"):
+        again = client.get(url + path, headers={"If-None-Match": if_none_match})
+        assert again.status_code == 304, if_none_match
+        assert again.content == b""
+        assert again.headers["etag"] == tag
+
+
+@pytest.mark.parametrize("path", ["", "/rounds/1"], ids=["encounter", "round"])
+def test_a_change_makes_the_etag_stale_and_the_get_answers_200(client, fight, path):
+    url, ala = fight
+    old = client.get(url + path)
+    renamed = client.patch(f"{url}/combatants/{ala}", json={"name": "Ala the Bold"})
+    assert renamed.status_code == 200
+    fresh = client.get(url + path, headers={"If-None-Match": old.headers["etag"]})
+    assert fresh.status_code == 200
+    assert fresh.headers["etag"] != old.headers["etag"]
+    if path == "/rounds/1":
+        assert fresh.content == old.content  # a stored round never changes; its ETag is the encounter's
+
+
+def test_if_none_match_does_not_hide_a_missing_encounter_or_round(client, fight):
+    url, _ = fight
+    assert client.get(f"{url}/rounds/2", headers={"If-None-Match": "*"}).status_code == 404
+    assert client.get("/v1/encounters/nope", headers={"If-None-Match": "*"}).status_code == 404

@@ -77,6 +77,11 @@ TARGETS: dict[str, tuple[float, float | None]] = {
     "get_encounter": (0.6, None),
     "get_round": (0.6, None),
 }
+def _answered(status: int) -> bool:
+    """A request the service answered as asked: 2xx, or 304 to a conditional GET."""
+    return 200 <= status < 300 or status == 304
+
+
 TITLES = {
     "bare": "bare FastAPI `GET /bare` (ceiling)",
     "bare#2": "bare FastAPI `GET /bare`, again at the end",
@@ -84,6 +89,7 @@ TITLES = {
     "rounds_post": "`POST /v1/encounters/{id}/rounds` (PostgreSQL)",
     "get_encounter": "`GET /v1/encounters/{id}`",
     "get_round": "`GET /v1/encounters/{id}/rounds/{n}`",
+    "get_encounter_304": "diagnostic: `GET /v1/encounters/{id}` polled with `If-None-Match: *` (304)",
     "resolve_keys": "diagnostic: `POST /v1/resolve` spread over {keys} keys",
     "rounds_post_keys": "diagnostic: `POST .../rounds` spread over {keys} keys",
     "resolve_c8": "diagnostic: `POST /v1/resolve` at 8 connections",
@@ -468,7 +474,7 @@ class Wrk:
         raw = json.loads(line[len("BENCH_JSON ") :])
         seconds_measured = raw["duration_us"] / 1e6
         statuses = {int(k): v for k, v in raw["statuses"].items()}
-        ok = sum(v for k, v in statuses.items() if 200 <= k < 300)
+        ok = sum(v for k, v in statuses.items() if _answered(k))
         return {
             "requests": raw["requests"],
             "seconds": round(seconds_measured, 2),
@@ -479,7 +485,7 @@ class Wrk:
             "p99_ms": raw["latency_us"]["p99"] / 1000,
             "max_ms": raw["latency_us"]["max"] / 1000,
             "mean_ms": raw["latency_us"]["mean"] / 1000,
-            "non_2xx": sum(v for k, v in statuses.items() if not 200 <= k < 300),
+            "non_2xx": sum(v for k, v in statuses.items() if not _answered(k)),
             "statuses": {str(k): v for k, v in sorted(statuses.items())},
             "socket_errors": {k: v for k, v in raw["errors"].items() if k != "status"},
             "response_mib": round(raw["bytes"] / 2**20, 1),
@@ -1007,6 +1013,12 @@ def main() -> int:
                 ],
                 {"Content-Type": "application/json"},
             )
+            scripts["get_encounter_304"] = wrk.script(
+                "get_encounter_304",
+                [[("GET", f"/v1/encounters/{e['id']}", None) for e in share] for share in split(load, parts)],
+                {**headers, "If-None-Match": "*"},  # a client whose copy is current: every answer a 304
+            )
+            measure("get_encounter_304", service, scripts["get_encounter_304"])
             measure("resolve_keys", service, scripts["resolve_keys"])
             measure("rounds_post_keys", service, scripts["rounds_post_keys"])
             measure("resolve", service, scripts["resolve"], label="resolve_c8", connections=8)

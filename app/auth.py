@@ -1,7 +1,8 @@
 """Who may call what: bearer credentials, roles and scopes, and per-key / per-address rate limits.
 
-Only optional_principal touches the database (in the thread pool); the scope checks are async
-on purpose: a sync dependency costs a hop to the thread pool on every request.
+Only optional_principal touches the database (one statement on the event loop on PostgreSQL, in the
+thread pool on SQLite); the scope checks are async on purpose: a sync dependency costs a hop to the
+thread pool on every request.
 
 - missing or bad credentials: 401 with `WWW-Authenticate: Bearer`;
 - another campaign's (or, for a scoped token, another encounter's) resources: 404, never revealing them;
@@ -54,9 +55,9 @@ async def optional_principal(
     secret_hash = campaigns.hash_secret(credentials.credentials)
     bucket = f"key:{secret_hash[:40]}"  # the secret's hash: guessed keys are counted too
     limit = settings.rate_limit_per_key_per_minute
-    if request.app.state.async_engine is not None:
+    if not settings.is_sqlite:
         principal = await ratelimit.count_and_authenticate(
-            request.app.state.async_engine, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
+            request.app.state.autocommit, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
         )
     else:
         principal = await run_in_threadpool(_count_and_authenticate_sqlite, request, bucket, secret_hash, limit)

@@ -2,20 +2,37 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any
 
 import orjson
+import psycopg
 from fastapi import Depends, Request
-from sqlalchemy import JSON, DateTime, Engine, Executable, MetaData, Row, TypeDecorator, create_engine, event
+from psycopg.rows import namedtuple_row
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from sqlalchemy import JSON, DateTime, Engine, Executable, MetaData, Row, TypeDecorator, create_engine, event, make_url
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.engine import Compiled
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings
+from app.problems import ServiceUnavailable
+
+log = logging.getLogger(__name__)
+PSYCOPG = postgresql.psycopg.dialect()
+CONNECTION = {  # psycopg's connection settings for AutocommitDatabase
+    "autocommit": True,
+    "row_factory": namedtuple_row,
+    "connect_timeout": 5,
+    # A rate-limit count need not wait for its WAL flush: a crash may forget the last few hundred
+    # milliseconds of counts, never a round (the main engine keeps synchronous commit).
+    "options": "-c synchronous_commit=off",
+}
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -101,46 +118,82 @@ def make_engine(settings: Settings) -> Engine:
     )
 
 
-def make_async_engine(settings: Settings) -> AsyncEngine | None:
-    """PostgreSQL: an async, autocommit engine for single statements run on the event loop, without a
-    hop to the thread pool: the one every request runs (count it, look its key up) and the reads of
-    ReadOnlyDatabase. SQLite: none."""
-    if settings.is_sqlite:
-        return None
-    return create_async_engine(
-        settings.database_url,
-        isolation_level="AUTOCOMMIT",
-        # A rate-limit count need not wait for its WAL flush: a crash may forget the last few
-        # hundred milliseconds of counts, never a round (the main engine keeps synchronous commit).
-        connect_args={"options": "-c synchronous_commit=off"},
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
-        pool_recycle=3600,  # no pre-ping, as for the main engine
-    )
+class AutocommitDatabase:
+    """Single statements, each its own transaction, as cheaply as each database allows: the one
+    every authenticated request runs (count it, find its key) and the reads of one statement
+    (`GET` an encounter, a round). One statement sees one snapshot, so no transaction is needed.
 
-
-class ReadOnlyDatabase:
-    """Reads that are one statement each, as cheaply as each database allows.
-
-    PostgreSQL: on the event loop, on the async autocommit engine: one round trip (no BEGIN and
-    COMMIT around it) and no thread hop. One statement sees one snapshot, so nothing is lost by
-    leaving the transaction out. SQLite: the ordinary engine in a worker thread (a local file has
-    no round trips to save).
+    PostgreSQL: psycopg's own async pool, on the event loop: one round trip, no thread hop, and none
+    of SQLAlchemy's per-execution work (0.29 ms of CPU per statement through its async engine against
+    0.13 ms for psycopg alone: bench/statement_bench.py). The SQL is still SQLAlchemy Core, compiled
+    once per statement for psycopg's dialect; rows come back as named tuples (columns as attributes).
+    SQLite: the ordinary engine in a worker thread (a local file has no round trips to save).
     """
 
-    def __init__(self, engine: Engine, async_engine: AsyncEngine | None):
+    def __init__(self, settings: Settings, engine: Engine):
         self._engine = engine
-        self._async_engine = async_engine
+        self._compiled: dict[Executable, Compiled] = {}
+        self._max_size = settings.db_pool_size + settings.db_max_overflow
+        self._conninfo = None
+        if not settings.is_sqlite:
+            self._conninfo = make_url(settings.database_url).set(drivername="postgresql")
+            self._conninfo = self._conninfo.render_as_string(hide_password=False)
+        self._pool: AsyncConnectionPool | None = None
+        self._failed = False  # a statement failed for want of the database: connect directly until one works
 
-    async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row]:
-        if self._async_engine is not None:
-            async with self._async_engine.connect() as connection:
-                return (await connection.execute(statement, parameters)).all()
-        return await run_in_threadpool(self._rows_in_thread, statement, parameters)
+    async def open(self) -> None:
+        if self._conninfo is not None:
+            self._pool = self._new_pool()
+            await self._pool.open()  # connects in the background
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+
+    def _new_pool(self) -> AsyncConnectionPool:
+        # min_size 1: connections are opened as needed, as SQLAlchemy's are, and closed after 10 idle minutes.
+        return AsyncConnectionPool(self._conninfo, min_size=1, max_size=self._max_size, kwargs=CONNECTION, open=False)
+
+    async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Any]:
+        if self._pool is None:
+            return await run_in_threadpool(self._rows_in_thread, statement, parameters)
+        compiled = self._compiled.get(statement)
+        if compiled is None:
+            compiled = self._compiled[statement] = statement.compile(dialect=PSYCOPG)
+        query = (compiled.string, compiled.construct_params(parameters))
+        if self._failed:
+            return await self._rows_recovering(*query)
+        try:
+            async with self._pool.connection() as connection:
+                return await (await connection.execute(*query)).fetchall()
+        except (psycopg.OperationalError, PoolTimeout) as error:
+            self._failed = True
+            raise _unavailable(error) from error
+
+    async def _rows_recovering(self, sql: str, parameters: dict[str, Any]) -> Sequence[Any]:
+        """After a failure, one fresh connection per statement until the database answers, then a fresh
+        pool. The old pool's connections may all be dead, and a pool retries with growing delays while
+        requests wait for it: a direct attempt fails at once during an outage and works at once after it."""
+        try:
+            async with await psycopg.AsyncConnection.connect(self._conninfo, **CONNECTION) as connection:
+                found = await (await connection.execute(sql, parameters)).fetchall()
+        except psycopg.OperationalError as error:
+            raise _unavailable(error) from error
+        if self._failed:  # the first request to get through replaces the pool
+            self._failed = False
+            old, self._pool = self._pool, self._new_pool()
+            await self._pool.open()
+            await old.close(timeout=1)
+        return found
 
     def _rows_in_thread(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row]:
         with self._engine.begin() as connection:
             return connection.execute(statement, parameters).all()
+
+
+def _unavailable(error: Exception) -> ServiceUnavailable:
+    log.warning("database unavailable: %s", error)
+    return ServiceUnavailable("The database did not answer. Nothing was changed; retry shortly.")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
-from app.db import ReadOnlyDatabase, make_async_engine, make_engine, make_sessionmaker
+from app.db import AutocommitDatabase, make_engine, make_sessionmaker
 from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
@@ -36,19 +36,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        await app.state.autocommit.open()
         purger = asyncio.create_task(purge_idempotency_keys_forever(app))
         yield
         purger.cancel()
         engine.dispose()
-        if app.state.async_engine is not None:
-            await app.state.async_engine.dispose()
+        await app.state.autocommit.close()
 
     app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
-    app.state.async_engine = make_async_engine(settings)
-    app.state.read_only = ReadOnlyDatabase(engine, app.state.async_engine)
+    app.state.autocommit = AutocommitDatabase(settings, engine)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)

@@ -21,9 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 
 import psycopg  # noqa: E402
 from sqlalchemy.dialects import postgresql  # noqa: E402
+from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
-from app.config import Settings  # noqa: E402
-from app.db import make_async_engine  # noqa: E402
 from app.ratelimit.service import COUNT_AND_AUTHENTICATE  # noqa: E402
 
 DEFAULT_URL = "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_bench"
@@ -46,13 +45,14 @@ async def measure(name: str, run, repeat: int = 2000) -> None:
 
 
 async def main(url: str) -> None:
-    engine = make_async_engine(Settings(database_url=url))
+    # as app/auth.py ran it until the service moved to psycopg's own pool (app/db.py AutocommitDatabase)
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT", pool_size=20, max_overflow=5)
     compiled = COUNT_AND_AUTHENTICATE.compile(dialect=postgresql.psycopg.dialect())
     sql, parameters = str(compiled), compiled.construct_params(PARAMETERS)
     raw = await psycopg.AsyncConnection.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True)
     held = await engine.connect()
 
-    async def through_engine():  # what app/auth.py does: check out, execute, fetch, check in
+    async def through_engine():  # check out, execute, fetch, check in
         async with engine.connect() as connection:
             (await connection.execute(COUNT_AND_AUTHENTICATE, PARAMETERS)).one()
 

@@ -51,7 +51,7 @@ async def read_encounter(
     encounter_id: str, request: Request, principal: ReaderDep, response: Response, if_none_match: IfNoneMatch = None
 ) -> EncounterRead | Response:
     """The encounter with its combatants. Polling? Send If-None-Match: a 304 while nothing changed."""
-    database = request.app.state.read_only
+    database = request.app.state.autocommit
     encounter = await service.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     if still_current(if_none_match, encounter.version):
         return not_modified(encounter.version)

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session, joinedload
 
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
-from app.db import ReadOnlyDatabase
+from app.db import AutocommitDatabase
 from app.encounters import views
 from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import (
@@ -121,19 +121,19 @@ ENCOUNTER_WITH_COMBATANTS = (
 )
 
 
-def encounter_from_rows(rows: Sequence[Row], encounter_id: str) -> SimpleNamespace:
+def encounter_from_rows(rows: Sequence[Any], encounter_id: str) -> SimpleNamespace:
     """The encounter read by ENCOUNTER_WITH_COMBATANTS: its columns as attributes, its combatants'
     rows (which read like the ORM's) as .combatants; 404 when there were no rows."""
     if not rows:
         raise NotFound(f"There is no encounter {encounter_id}.")
-    first = rows[0]._mapping
+    first = rows[0]
     return SimpleNamespace(
-        **{column.name: first[f"encounter__{column.name}"] for column in ENCOUNTERS.c},
+        **{column.name: getattr(first, f"encounter__{column.name}") for column in ENCOUNTERS.c},
         combatants=[row for row in rows if row.id is not None],
     )
 
 
-async def read(database: ReadOnlyDatabase, *, campaign_id: str, encounter_id: str) -> EncounterRead:
+async def read(database: AutocommitDatabase, *, campaign_id: str, encounter_id: str) -> EncounterRead:
     rows = await database.rows(ENCOUNTER_WITH_COMBATANTS, {"encounter_id": encounter_id, "campaign_id": campaign_id})
     return views.encounter_read(encounter_from_rows(rows, encounter_id))
 

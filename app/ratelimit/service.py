@@ -7,11 +7,11 @@ import time
 from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Session
 
 from app.campaigns.models import Credential
 from app.campaigns.service import Principal
+from app.db import AutocommitDatabase
 from app.problems import ServiceError
 from app.ratelimit.models import RateCounter
 
@@ -63,7 +63,7 @@ COUNT_AND_AUTHENTICATE = _count_and_authenticate_statement()
 
 
 async def count_and_authenticate(
-    engine: AsyncEngine, *, bucket: str, secret_hash: str, limit: int, window_seconds: int
+    database: AutocommitDatabase, *, bucket: str, secret_hash: str, limit: int, window_seconds: int
 ) -> Principal | None:
     """PostgreSQL: count the request and look its credential up in one autocommitted statement.
 
@@ -76,8 +76,8 @@ async def count_and_authenticate(
     now = time.time()
     window_start = int(now // window_seconds * window_seconds)
     parameters = {"bucket": bucket, "window_start": window_start, "secret_hash": secret_hash}
-    async with engine.connect() as connection:
-        count, *credential = (await connection.execute(COUNT_AND_AUTHENTICATE, parameters)).one()
+    (row,) = await database.rows(COUNT_AND_AUTHENTICATE, parameters)
+    count, *credential = row
     _refuse_past(limit, count, window_start, window_seconds, now)
     return Principal(*credential) if credential[0] is not None else None
 

@@ -70,7 +70,7 @@ async def read_round(
 ) -> Response:
     """One stored round: the same document its POST returned. Its ETag is the encounter's."""
     document, version = await service.get_round(
-        request.app.state.read_only, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+        request.app.state.autocommit, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
     )
     if still_current(if_none_match, version):
         return not_modified(version)

@@ -8,7 +8,7 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
-from app.db import ReadOnlyDatabase
+from app.db import AutocommitDatabase
 from app.encounters.models import Combatant, Encounter, utcnow
 from app.encounters.service import ENCOUNTER_WITH_COMBATANTS, encounter_from_rows, load_owned
 from app.idempotency.service import Claim, record
@@ -113,7 +113,7 @@ ENCOUNTER_EXISTS = select(ENCOUNTERS.c.id).where(
 
 
 async def get_round(
-    database: ReadOnlyDatabase, *, campaign_id: str, encounter_id: str, number: int
+    database: AutocommitDatabase, *, campaign_id: str, encounter_id: str, number: int
 ) -> tuple[dict[str, Any], int]:
     """One stored round's document and its encounter's version, in one statement."""
     keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}

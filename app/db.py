@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -132,7 +133,6 @@ class AutocommitDatabase:
 
     def __init__(self, settings: Settings, engine: Engine):
         self._engine = engine
-        self._compiled: dict[Executable, Compiled] = {}
         self._max_size = settings.db_pool_size + settings.db_max_overflow
         self._conninfo = None
         if not settings.is_sqlite:
@@ -157,9 +157,7 @@ class AutocommitDatabase:
     async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Any]:
         if self._pool is None:
             return await run_in_threadpool(self._rows_in_thread, statement, parameters)
-        compiled = self._compiled.get(statement)
-        if compiled is None:
-            compiled = self._compiled[statement] = statement.compile(dialect=PSYCOPG)
+        compiled = _compiled_for_psycopg(statement)
         query = (compiled.string, compiled.construct_params(parameters))
         if self._failed:
             return await self._rows_recovering(*query)
@@ -189,6 +187,11 @@ class AutocommitDatabase:
     def _rows_in_thread(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row]:
         with self._engine.begin() as connection:
             return connection.execute(statement, parameters).all()
+
+
+@lru_cache(maxsize=64)  # by identity: the statements are module constants, compiled once each
+def _compiled_for_psycopg(statement: Executable) -> Compiled:
+    return statement.compile(dialect=PSYCOPG)
 
 
 def _unavailable(error: Exception) -> ServiceUnavailable:

@@ -29,7 +29,7 @@ test: $(BIN)/activate
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
 lint: $(BIN)/activate
-	$(BIN)/ruff check app tests
+	$(BIN)/ruff check app tests bench
 	$(BIN)/ruff format --check app
 
 bench: $(BIN)/activate

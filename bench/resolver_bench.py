@@ -18,10 +18,8 @@ from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere without installing
 
-from app.resolver import (Attack, Combatant, Declaration, RoundInput, SeededDice,  # noqa: E402
-                          build_ruleset, resolve_round)
-from app.resolver.codec import (combatant_to_json, dice_from_json, result_to_json,  # noqa: E402
-                                round_input_from_json)
+from app.resolver import Attack, Combatant, Declaration, RoundInput, SeededDice, build_ruleset, resolve_round  # noqa: E402
+from app.resolver.codec import combatant_to_json, dice_from_json, result_to_json, round_input_from_json  # noqa: E402
 
 SIZES = (2, 10, 50)
 ATTACKS = (1, 2)
@@ -87,11 +85,13 @@ def main(quick: bool = False) -> None:
             dice = SeededDice(20240601)
             inner = max(1, 2000 // (size * attacks))
             result = resolve_round(state, ruleset, dice)
-            resolve, resolve_best = time_us(lambda: resolve_round(state, ruleset, dice), repeats, inner)
+            resolve, resolve_best = time_us(
+                lambda state=state, dice=dice: resolve_round(state, ruleset, dice), repeats, inner
+            )
 
             request = request_json(state, 20240601)
 
-            def json_io():
+            def json_io(request=request, result=result):
                 round_input_from_json(request)
                 dice_from_json(request["dice"])
                 result_to_json(result)

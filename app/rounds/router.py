@@ -46,14 +46,30 @@ def resolve_next_round(
     ).response()
 
 
-@router.get("/v1/encounters/{encounter_id}/rounds", response_model=Page[RoundRead], response_class=JSONDocumentResponse)
-def list_rounds(
-    encounter_id: str, session: SessionDep, principal: ReaderDep, limit: Limit = 20, offset: Offset = 0
+@router.get(
+    "/v1/encounters/{encounter_id}/rounds",
+    response_model=Page[RoundRead],
+    response_class=JSONDocumentResponse,
+    responses={304: NOT_MODIFIED},
+)
+async def list_rounds(
+    encounter_id: str,
+    request: Request,
+    principal: ReaderDep,
+    limit: Limit = 20,
+    offset: Offset = 0,
+    if_none_match: IfNoneMatch = None,
 ) -> Response:
-    """The round history, oldest first."""
-    documents, total, version = service.list_rounds(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, limit=limit, offset=offset
+    """The round history, oldest first. Its ETag is the encounter's."""
+    documents, total, version = await service.list_rounds(
+        request.app.state.autocommit,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        limit=limit,
+        offset=offset,
     )
+    if still_current(if_none_match, version):
+        return not_modified(version)
     return JSONDocumentResponse(
         {"items": documents, "total": total, "limit": limit, "offset": offset}, headers={"ETag": etag(version)}
     )

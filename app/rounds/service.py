@@ -80,23 +80,6 @@ def resolve_next_round(
     return reply
 
 
-def list_rounds(
-    *, session: Session, campaign_id: str, encounter_id: str, limit: int, offset: int
-) -> tuple[list[dict], int, int]:
-    """Oldest first: a history reads forward."""
-    with session.begin():
-        encounter = load_owned(session, encounter_id, campaign_id)
-        total = session.scalar(select(func.count()).where(Round.encounter_id == encounter_id)) or 0
-        documents = session.scalars(
-            select(Round.document)
-            .where(Round.encounter_id == encounter_id)
-            .order_by(Round.number)
-            .limit(limit)
-            .offset(offset)
-        ).all()
-        return list(documents), total, encounter.version
-
-
 ENCOUNTERS = Encounter.__table__
 ROUND_WITH_VERSION = (
     select(ROUNDS.c.document, ENCOUNTERS.c.version)
@@ -110,6 +93,37 @@ ROUND_WITH_VERSION = (
 ENCOUNTER_EXISTS = select(ENCOUNTERS.c.id).where(
     ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id")
 )
+
+
+# A page of the history with the encounter's version and the number of rounds, in one statement: the
+# count is a window over every round (it is computed before LIMIT), the outer join keeps the encounter's
+# row when it has no rounds yet.
+ROUND_PAGE = (
+    select(ENCOUNTERS.c.version, ROUNDS.c.document, func.count(ROUNDS.c.number).over().label("total"))
+    .select_from(ENCOUNTERS.outerjoin(ROUNDS, ROUNDS.c.encounter_id == ENCOUNTERS.c.id))
+    .where(ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
+    .order_by(ROUNDS.c.number)
+    .limit(bindparam("limit"))
+    .offset(bindparam("offset"))
+)
+ROUND_COUNT = select(
+    ENCOUNTERS.c.version,
+    select(func.count()).where(ROUNDS.c.encounter_id == ENCOUNTERS.c.id).scalar_subquery().label("total"),
+).where(ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
+
+
+async def list_rounds(
+    database: AutocommitDatabase, *, campaign_id: str, encounter_id: str, limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int, int]:
+    """Oldest first (a history reads forward): the page's documents, the number of rounds, the version."""
+    keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
+    rows = await database.rows(ROUND_PAGE, {**keys, "limit": limit, "offset": offset})
+    if not rows:  # past the last round, or no such encounter
+        rows = await database.rows(ROUND_COUNT, keys)
+        if not rows:
+            raise NotFound(f"There is no encounter {encounter_id}.")
+        return [], rows[0].total, rows[0].version
+    return [row.document for row in rows if row.document is not None], rows[0].total, rows[0].version
 
 
 async def get_round(

@@ -47,3 +47,19 @@ def test_if_none_match_does_not_hide_a_missing_encounter_or_round(client, fight)
     url, _ = fight
     assert client.get(f"{url}/rounds/2", headers={"If-None-Match": "*"}).status_code == 404
     assert client.get("/v1/encounters/nope", headers={"If-None-Match": "*"}).status_code == 404
+
+
+def test_history_pages_count_every_round_and_poll_with_304(client):
+    encounter = create_encounter(client, fighter("Ala"))
+    url = f"/v1/encounters/{encounter['id']}"
+    empty = client.get(f"{url}/rounds")
+    assert empty.status_code == 200
+    assert empty.json() == {"items": [], "total": 0, "limit": 20, "offset": 0}
+    for seed in (1, 2, 3):
+        assert client.post(f"{url}/rounds", json={"seed": seed}).status_code == 201
+    page = client.get(f"{url}/rounds", params={"limit": 2, "offset": 1})
+    assert page.json()["total"] == 3 and [d["round"] for d in page.json()["items"]] == [2, 3]
+    past_the_end = client.get(f"{url}/rounds", params={"offset": 5}).json()
+    assert past_the_end["items"] == [] and past_the_end["total"] == 3
+    assert client.get(f"{url}/rounds", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    assert client.get("/v1/encounters/nope/rounds", params={"offset": 5}).status_code == 404

@@ -122,22 +122,24 @@ def make_engine(settings: Settings) -> Engine:
 class AutocommitDatabase:
     """Single statements, each its own transaction, as cheaply as each database allows: the one
     every authenticated request runs (count it, find its key) and the reads of one statement
-    (`GET` an encounter, a round). One statement sees one snapshot, so no transaction is needed.
+    (`GET` an encounter, its history, a round). One statement sees one snapshot: no transaction needed.
 
     PostgreSQL: psycopg's own async pool, on the event loop: one round trip, no thread hop, and none
     of SQLAlchemy's per-execution work (0.29 ms of CPU per statement through its async engine against
     0.13 ms for psycopg alone: bench/statement_bench.py). The SQL is still SQLAlchemy Core, compiled
     once per statement for psycopg's dialect; rows come back as named tuples (columns as attributes).
-    SQLite: the ordinary engine in a worker thread (a local file has no round trips to save).
+    SQLite (or before open()): the ordinary engine in a worker thread (a local file has no round
+    trips to save).
     """
 
     def __init__(self, settings: Settings, engine: Engine):
         self._engine = engine
         self._max_size = settings.db_pool_size + settings.db_max_overflow
-        self._conninfo = None
-        if not settings.is_sqlite:
-            self._conninfo = make_url(settings.database_url).set(drivername="postgresql")
-            self._conninfo = self._conninfo.render_as_string(hide_password=False)
+        self._conninfo = (
+            None
+            if settings.is_sqlite
+            else make_url(settings.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        )
         self._pool: AsyncConnectionPool | None = None
         self._failed = False  # a statement failed for want of the database: connect directly until one works
 

@@ -23,13 +23,12 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from starlette.responses import Response
 
-from app.encounters.models import Encounter, utcnow
+from app.encounters.models import ENCOUNTERS, utcnow
 from app.problems import Conflict, PreconditionFailed
 
 P = ParamSpec("P")
 R = TypeVar("R")
 STALE_RETRIES = 20
-ENCOUNTERS = Encounter.__table__
 _first_read_version: ContextVar[int | None] = ContextVar("first_read_version", default=None)
 
 

@@ -59,3 +59,8 @@ class Combatant(Base):
     wounds: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument, default=list)
 
     encounter: Mapped[Encounter] = relationship(back_populates="combatants")
+
+
+# The tables themselves, for the Core statements of the hot paths.
+ENCOUNTERS = Encounter.__table__
+COMBATANTS = Combatant.__table__

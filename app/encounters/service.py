@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, joinedload
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
 from app.db import AutocommitDatabase
 from app.encounters import views
-from app.encounters.models import Combatant, Encounter
+from app.encounters.models import COMBATANTS, ENCOUNTERS, Combatant, Encounter
 from app.encounters.schemas import (
     CombatantCreate,
     CombatantFields,
@@ -109,8 +109,6 @@ def create(*, session: Session, campaign_id: str, data: EncounterCreate, claim: 
     return reply
 
 
-ENCOUNTERS = Encounter.__table__
-COMBATANTS = Combatant.__table__
 # The encounter's columns (labelled encounter__<name>) on each of its combatants' rows, in one
 # statement: a consistent snapshot without a transaction, in one round trip.
 ENCOUNTER_WITH_COMBATANTS = (

@@ -25,3 +25,6 @@ class Round(Base):
     state_before: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # encounter + combatants, for undo
     state_after: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument)  # every combatant, every field
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+ROUNDS = Round.__table__  # for Core statements

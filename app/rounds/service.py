@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
 from app.db import AutocommitDatabase
-from app.encounters.models import Combatant, Encounter, utcnow
+from app.encounters.models import COMBATANTS, ENCOUNTERS, Combatant, utcnow
 from app.encounters.service import ENCOUNTER_WITH_COMBATANTS, encounter_from_rows, load_owned
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
@@ -17,7 +17,7 @@ from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_
 from app.resolver.codec import result_to_json
 from app.responses import Reply
 from app.rounds import mapping
-from app.rounds.models import Round
+from app.rounds.models import ROUNDS, Round
 from app.rounds.schemas import ResolveRequest, RoundCreate
 
 
@@ -29,8 +29,6 @@ def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, An
     return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
 
 
-COMBATANTS = Combatant.__table__
-ROUNDS = Round.__table__
 UPDATE_STATE = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
@@ -80,7 +78,6 @@ def resolve_next_round(
     return reply
 
 
-ENCOUNTERS = Encounter.__table__
 ROUND_WITH_VERSION = (
     select(ROUNDS.c.document, ENCOUNTERS.c.version)
     .join(ENCOUNTERS, ENCOUNTERS.c.id == ROUNDS.c.encounter_id)
@@ -90,11 +87,6 @@ ROUND_WITH_VERSION = (
         ENCOUNTERS.c.campaign_id == bindparam("campaign_id"),
     )
 )
-ENCOUNTER_EXISTS = select(ENCOUNTERS.c.id).where(
-    ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id")
-)
-
-
 # A page of the history with the encounter's version and the number of rounds, in one statement: the
 # count is a window over every round (it is computed before LIMIT), the outer join keeps the encounter's
 # row when it has no rounds yet.
@@ -106,6 +98,7 @@ ROUND_PAGE = (
     .limit(bindparam("limit"))
     .offset(bindparam("offset"))
 )
+# The version and the number of rounds; no row: no such encounter (for this campaign).
 ROUND_COUNT = select(
     ENCOUNTERS.c.version,
     select(func.count()).where(ROUNDS.c.encounter_id == ENCOUNTERS.c.id).scalar_subquery().label("total"),
@@ -134,7 +127,7 @@ async def get_round(
     found = await database.rows(ROUND_WITH_VERSION, {**keys, "number": number})
     if found:
         return found[0].document, found[0].version
-    if not await database.rows(ENCOUNTER_EXISTS, keys):
+    if not await database.rows(ROUND_COUNT, keys):
         raise NotFound(f"There is no encounter {encounter_id}.")
     raise NotFound(f"Encounter {encounter_id} has no round {number}.")
 

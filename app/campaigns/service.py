@@ -61,19 +61,8 @@ def _issue(
         created_at=utcnow(),
     )
     session.add(credential)
-    return CredentialCreated(**_read(credential).model_dump(), secret=secret)
-
-
-def _read(credential: Credential) -> CredentialRead:
-    return CredentialRead(
-        id=credential.id,
-        role=credential.role,
-        encounter_id=credential.encounter_id,
-        combatant_id=credential.combatant_id,
-        label=credential.label,
-        created_at=credential.created_at,
-        revoked_at=credential.revoked_at,
-    )
+    listed = CredentialRead.model_validate(credential, from_attributes=True)
+    return CredentialCreated(**listed.model_dump(), secret=secret)
 
 
 def authenticate(session: Session, secret_hash: str) -> Principal | None:
@@ -114,7 +103,8 @@ def list_credentials(
         if encounter_id is not None:
             load_owned(session, encounter_id, principal.campaign_id)
             query = query.where(Credential.encounter_id == encounter_id)
-        return [_read(c) for c in session.scalars(query.order_by(Credential.created_at, Credential.id))]
+        credentials = session.scalars(query.order_by(Credential.created_at, Credential.id))
+        return [CredentialRead.model_validate(c, from_attributes=True) for c in credentials]
 
 
 def create_key(

@@ -34,7 +34,6 @@ class Settings(BaseSettings):
     rate_limit_per_key_per_minute: int = 1200
     rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
     campaigns_per_address_per_hour: int = 10
-    log_level: str = "info"
 
     @property
     def is_sqlite(self) -> bool:

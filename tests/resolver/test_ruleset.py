@@ -118,7 +118,10 @@ def test_overriding_never_changes_the_defaults():
         ({"armory": {"club": {"delay": 2, "damage": "1d1"}}}, "/rules/armory/club/damage"),
         ({"armory": {"club": {"delay": 51, "damage": "1d6"}}}, "/rules/armory/club/delay"),
         ({"armor": {"plate": -1}}, "/rules/armor/plate"),
-        ({"natural_hit": 20, "natural_miss": 20}, "/rules/natural_miss"),
+        ({"long_action_broken_at": 0}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": 1001}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": "6"}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": True}, "/rules/long_action_broken_at"),
     ],
 )
 def test_bad_overrides_are_refused_naming_the_field(overrides, field):

@@ -42,9 +42,9 @@ COMBATANT_FIELDS = {
     "blood",
     "status",
     "wounds",
-    "effects",
-    "long_action",
-}
+}  # the fields of RULES.md section 2 the service stores as columns today (read by app.rounds.mapping)
+LASTING_FIELDS = ("effects", "long_action")  # sections 12-13: in every combatant state, not yet in those columns
+STATE_FIELDS = COMBATANT_FIELDS | set(LASTING_FIELDS)  # what a combatant in a /v1/resolve body may carry
 REQUIRED_COMBATANT_FIELDS = ("id", "initiative", "attack", "defense", "weapon")
 EFFECT_FIELDS = {"id", "name", "attack", "defense", "initiative", "blood_per_turn", "until_round"}
 EFFECT_GIVEN_FIELDS = {"name", "attack", "defense", "initiative", "blood_per_turn", "rounds"}
@@ -121,7 +121,7 @@ def effects_from_json(value: Any, field: str, issues: Issues) -> tuple[Effect, .
 
 
 def combatant_from_json(value: Any, field: str, issues: Issues) -> Combatant | None:
-    if not _object(issues, field, value, COMBATANT_FIELDS):
+    if not _object(issues, field, value, STATE_FIELDS):
         return None
     complete = _required(issues, field, value, REQUIRED_COMBATANT_FIELDS)
     wounds = value.get("wounds", [])
@@ -271,8 +271,14 @@ def long_action_to_json(long_action: LongAction | None) -> dict[str, Any] | None
     }
 
 
+def lasting_to_json(c: Combatant | CombatantState) -> dict[str, Any]:
+    """A combatant's `effects` and `long_action` (LASTING_FIELDS), as a combatant state carries them."""
+    return {"effects": [effect_to_json(e) for e in c.effects], "long_action": long_action_to_json(c.long_action)}
+
+
 def combatant_to_json(c: Combatant) -> dict[str, Any]:
-    """Every field of a combatant, for storing it or sending it back into a stateless round."""
+    """The COMBATANT_FIELDS of a combatant (its stored columns). The whole state, as a /v1/resolve body takes
+    it, is `{**combatant_to_json(c), **lasting_to_json(c)}`."""
     return {
         "id": c.id,
         "initiative": c.initiative,
@@ -288,8 +294,6 @@ def combatant_to_json(c: Combatant) -> dict[str, Any]:
         "blood": c.blood,
         "status": c.status,
         "wounds": [wound_to_json(w) for w in c.wounds],
-        "effects": [effect_to_json(e) for e in c.effects],
-        "long_action": long_action_to_json(c.long_action),
     }
 
 
@@ -301,8 +305,7 @@ def state_to_json(state: CombatantState) -> dict[str, Any]:
         "weapon_ready": state.weapon_ready,
         "penalty": state.penalty,
         "wounds": [wound_to_json(w) for w in state.wounds],
-        "effects": [effect_to_json(e) for e in state.effects],
-        "long_action": long_action_to_json(state.long_action),
+        **lasting_to_json(state),
     }
 
 

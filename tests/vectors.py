@@ -41,7 +41,9 @@ def uses_effects_or_long_actions(vector: dict) -> bool:
         return True
     for declaration in request.get("declarations", []):
         action = declaration.get("action")
-        if action is None or action.get("type") == "continue" or {"rounds", "target", "effect"} & set(action):
+        if action is None or action.get("type") == "continue":
+            return True
+        if action.get("type") == "custom" and {"rounds", "target", "effect"} & set(action):
             return True
     return False
 

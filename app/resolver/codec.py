@@ -59,6 +59,7 @@ ACTION_FIELDS = {
 
 
 def _object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
+    """Whether `value` is an object; each key it has beyond `allowed` is an issue (see _known_object)."""
     if not isinstance(value, Mapping):
         issues.add(field, "must be an object")
         return False
@@ -66,6 +67,12 @@ def _object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
         if key not in allowed:
             issues.add(f"{field}/{key}", "unknown field")
     return True
+
+
+def _known_object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
+    """Whether `value` is an object with no key beyond `allowed` (each one found is an issue)."""
+    before = len(issues.found)
+    return _object(issues, field, value, allowed) and len(issues.found) == before
 
 
 def weapon_from_json(value: Any) -> str | InlineWeapon:
@@ -87,14 +94,14 @@ def _required(issues: Issues, field: str, value: Mapping[str, Any], names: tuple
 
 def effect_from_json(value: Any, field: str, issues: Issues) -> Effect | None:
     """One of a combatant's `effects` (RULES.md section 12); its bounds are the resolver's to check."""
-    if not _object(issues, field, value, EFFECT_FIELDS) or not _required(issues, field, value, ("name",)):
+    if not _known_object(issues, field, value, EFFECT_FIELDS) or not _required(issues, field, value, ("name",)):
         return None
     return Effect(**value)
 
 
 def effect_given_from_json(value: Any, field: str, issues: Issues) -> EffectGiven | None:
     """The `effect` of a custom action or a long action (section 13)."""
-    if not _object(issues, field, value, EFFECT_GIVEN_FIELDS) or not _required(issues, field, value, ("name",)):
+    if not _known_object(issues, field, value, EFFECT_GIVEN_FIELDS) or not _required(issues, field, value, ("name",)):
         return None
     return EffectGiven(**value)
 
@@ -103,7 +110,7 @@ def long_action_from_json(value: Any, field: str, issues: Issues) -> LongAction 
     """A combatant's `long_action`; JSON null is None (and so is anything refused, with its issue added)."""
     if value is None:
         return None
-    if not _object(issues, field, value, LONG_ACTION_FIELDS):
+    if not _known_object(issues, field, value, LONG_ACTION_FIELDS):
         return None
     if not _required(issues, field, value, ("name", "delay", "rounds_left")):
         return None

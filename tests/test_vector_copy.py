@@ -1,4 +1,4 @@
-"""The repo's copy of the golden vectors (tests/data/vectors) must equal ../shared/rules/vectors when that is present."""
+"""The repo's copy of the golden vectors (tests/data/vectors) equals ../shared/rules/vectors when that is present."""
 
 from __future__ import annotations
 

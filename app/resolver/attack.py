@@ -11,7 +11,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from .initiative import RollDie, Scheduled
-from .model import ActionOutcome, Attack, Continue, Custom, Effect, EffectGiven, FirstAid, LongAction, Result, action_outcome
+from .model import (
+    ActionOutcome,
+    Attack,
+    Continue,
+    Custom,
+    Effect,
+    EffectGiven,
+    FirstAid,
+    LongAction,
+    Result,
+    action_outcome,
+)
 from .ruleset import Ruleset, WeaponProfile, WoundClass
 from .wounds import LiveCombatant
 
@@ -110,9 +121,7 @@ def target_number(actor: LiveCombatant, target: LiveCombatant, ruleset: Ruleset)
     attack = actor.combatant.attack + ruleset.stances[actor.stance].attack - actor.penalty + actor.effect_attack
     if target.status == "unconscious":
         return attack  # an unconscious target defends with 0 flat: no stance, no penalty, no effect
-    defense = (
-        target.combatant.defense + ruleset.stances[target.stance].defense - target.penalty + target.effect_defense
-    )
+    defense = target.combatant.defense + ruleset.stances[target.stance].defense - target.penalty + target.effect_defense
     return attack - defense
 
 
@@ -151,8 +160,9 @@ def resolve_attack(
 def given_effect(given: EffectGiven, round: int, actor: str) -> Effect:
     """The effect a completed action leaves: named "<round>:<actor id>", lasting `rounds` after this round."""
     until = None if given.rounds is None else round + given.rounds
-    return Effect(given.name, f"{round}:{actor}", given.attack, given.defense, given.initiative,
-                  given.blood_per_turn, until)
+    return Effect(
+        given.name, f"{round}:{actor}", given.attack, given.defense, given.initiative, given.blood_per_turn, until
+    )
 
 
 def complete(
@@ -200,7 +210,9 @@ def resolve_action(
         return _outcome(action, tick, "done")
     if type(kind) is Custom:
         if kind.rounds > 1:  # a long action begins at the tick's end; its target is not checked yet
-            effects.started.append((actor, LongAction(kind.name, kind.delay, kind.rounds - 1, kind.target, kind.effect)))
+            effects.started.append(
+                (actor, LongAction(kind.name, kind.delay, kind.rounds - 1, kind.target, kind.effect))
+            )
             return _outcome(action, tick, "in_progress")
         return complete(action, tick, round, live, kind.effect, effects)
     if type(kind) is Continue:

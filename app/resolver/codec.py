@@ -75,14 +75,20 @@ def _known_object(issues: Issues, field: str, value: Any, allowed: set[str]) -> 
     return _object(issues, field, value, allowed) and len(issues.found) == before
 
 
+def _given(value: Mapping[str, Any], key: str) -> Any:
+    """A field as sent, None when absent: the resolver's validation judges it, not the codec."""
+    return value.get(key)
+
+
 def weapon_from_json(value: Any) -> str | InlineWeapon:
     if isinstance(value, Mapping):
-        return InlineWeapon(value.get("name"), value.get("delay"), value.get("damage"))
-    return value
+        return InlineWeapon(_given(value, "name"), _given(value, "delay"), _given(value, "damage"))
+    key: str = value  # an armory key, checked against the armory by the resolver
+    return key
 
 
 def wound_from_json(value: Mapping[str, Any]) -> Wound:
-    return Wound(value.get("class"), value.get("penalty"), value.get("bleed"))
+    return Wound(_given(value, "class"), _given(value, "penalty"), _given(value, "bleed"))
 
 
 def _required(issues: Issues, field: str, value: Mapping[str, Any], names: tuple[str, ...]) -> bool:
@@ -121,7 +127,9 @@ def long_action_from_json(value: Any, field: str, issues: Issues) -> LongAction 
 
 def effects_from_json(value: Any, field: str, issues: Issues) -> tuple[Effect, ...]:
     if not isinstance(value, list):
-        issues.add(field, "must be a list of effects {id, name, attack, defense, initiative, blood_per_turn, until_round}")
+        issues.add(
+            field, "must be a list of effects {id, name, attack, defense, initiative, blood_per_turn, until_round}"
+        )
         return ()
     effects = [effect_from_json(e, f"{field}/{i}", issues) for i, e in enumerate(value)]
     return tuple(e for e in effects if e is not None)
@@ -193,8 +201,9 @@ def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
         given = None if effect is None else effect_given_from_json(effect, f"{field}/effect", issues)
         if missing or (effect is not None and given is None):
             return None
-        return Custom(value["name"], value["delay"], rounds=value.get("rounds", 1), target=value.get("target"),
-                      effect=given)
+        return Custom(
+            value["name"], value["delay"], rounds=value.get("rounds", 1), target=value.get("target"), effect=given
+        )
     if kind == "continue":
         return Continue()
     return NoAction()
@@ -229,8 +238,12 @@ def round_input_from_json(document: Mapping[str, Any], default_round: int = 1) -
     issues.raise_if_any()
     combatants = [combatant_from_json(c, f"/combatants/{i}", issues) for i, c in enumerate(combatants_json)]
     declarations = [declaration_from_json(d, f"/declarations/{i}", issues) for i, d in enumerate(declarations_json)]
-    issues.raise_if_any()
-    return RoundInput(document.get("round", default_round), tuple(combatants), tuple(declarations))
+    issues.raise_if_any()  # so none of them is None below
+    return RoundInput(
+        document.get("round", default_round),
+        tuple(c for c in combatants if c is not None),
+        tuple(d for d in declarations if d is not None),
+    )
 
 
 def wound_to_json(wound: Wound) -> dict[str, Any]:

@@ -29,7 +29,8 @@ class Wound:
 
 @dataclass(frozen=True, slots=True)
 class Effect:
-    """A lasting condition a combatant carries (RULES.md section 12), active up to `until_round` (None: until removed)."""
+    """A lasting condition a combatant carries (RULES.md section 12), active up to `until_round`
+    (None: until removed)."""
 
     name: str
     id: str | None = None  # carried through unchanged; an effect an action gives is named "<round>:<actor id>"

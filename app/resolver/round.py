@@ -35,8 +35,9 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
     effects = TickEffects(ruleset.long_action_broken_at)
     for tick_number, tick in enumerate(ticks, start=1):
         for action in tick:
-            outcomes.append(resolve_action(action, tick_number, number, live, weapons, ruleset, roll, roll_many,
-                                           effects))
+            outcomes.append(
+                resolve_action(action, tick_number, number, live, weapons, ruleset, roll, roll_many, effects)
+            )
         effects.apply()
 
     ends_turn = number % ruleset.turn_length == 0
@@ -52,8 +53,16 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            combatant_state(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty,
-                            tuple(c.effects), c.long_action)
+            combatant_state(
+                c.combatant.id,
+                c.status,
+                c.blood,
+                c.weapon_ready,
+                tuple(c.wounds),
+                c.penalty,
+                tuple(c.effects),
+                c.long_action,
+            )
             for c in live.values()
         ),
     )

@@ -145,8 +145,7 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
     if type(technical) is not int or not bounds.TECHNICAL_ACTIONS[0] <= technical <= bounds.TECHNICAL_ACTIONS[1]:
         return False
     action = d.action
-    kind = type(action)
-    if kind is Attack:
+    if type(action) is Attack:
         targets = action.targets
         if not 1 <= len(targets) <= actor.attacks_per_round:
             return False
@@ -154,9 +153,9 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
             if not _plain_target(target, d.combatant, by_id, False):
                 return False
         return True
-    if kind is FirstAid:
+    if type(action) is FirstAid:
         return _plain_target(action.target, d.combatant, by_id, True)
-    if kind is Custom:
+    if type(action) is Custom:
         return (
             type(action.name) is str
             and bounds.NAME_LENGTH[0] <= len(action.name) <= bounds.NAME_LENGTH[1]
@@ -164,9 +163,9 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
             and bounds.DELAY[0] <= action.delay <= bounds.DELAY[1]
             and custom_is_plain(action)
         )
-    if kind is Continue:
+    if type(action) is Continue:
         return technical == 0 and actor.long_action is not None
-    return (action is None or kind is NoAction) and technical == 0
+    return (action is None or type(action) is NoAction) and technical == 0
 
 
 def _check_target(
@@ -195,7 +194,9 @@ def _check_declaration(
     action = d.action
     if _int_within(issues, f"{field}/technical_actions", d.technical_actions, bounds.TECHNICAL_ACTIONS):
         if d.technical_actions and (action is None or isinstance(action, (NoAction, Continue))):
-            issues.add(f"{field}/technical_actions", "technical actions go with an action, not with 'none' or 'continue'")
+            issues.add(
+                f"{field}/technical_actions", "technical actions go with an action, not with 'none' or 'continue'"
+            )
     if isinstance(action, Attack):
         count = len(action.targets)
         if not 1 <= count <= actor.attacks_per_round:

@@ -39,7 +39,10 @@ def check_effects(issues: Issues, effects: tuple[Effect, ...], field: str) -> No
             text_within(issues, f"{field}/{index}/name", effect.name, bounds.NAME_LENGTH)
         id = effect.id
         if id is not None and not (type(id) is str and bounds.ID_LENGTH[0] <= len(id) <= bounds.ID_LENGTH[1]):
-            issues.add(f"{field}/{index}/id", f"must be null or a string of {bounds.ID_LENGTH[0]}..{bounds.ID_LENGTH[1]} characters")
+            issues.add(
+                f"{field}/{index}/id",
+                f"must be null or a string of {bounds.ID_LENGTH[0]}..{bounds.ID_LENGTH[1]} characters",
+            )
         _check_modifiers(issues, f"{field}/{index}", effect)
         optional_int_within(issues, f"{field}/{index}/until_round", effect.until_round, bounds.UNTIL_ROUND)
 
@@ -51,7 +54,9 @@ def check_effect_given(issues: Issues, given: EffectGiven, field: str) -> None:
     optional_int_within(issues, f"{field}/rounds", given.rounds, bounds.EFFECT_ROUNDS)
 
 
-def _check_target(issues: Issues, field: str, target: object, by_id: Mapping[str, Combatant], dead_allowed: bool) -> None:
+def _check_target(
+    issues: Issues, field: str, target: object, by_id: Mapping[str, Combatant], dead_allowed: bool
+) -> None:
     """A target named by a custom action or a long action (the actor itself allowed); None is the actor."""
     if target is None:
         return

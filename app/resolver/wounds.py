@@ -64,8 +64,20 @@ class LiveCombatant:
         armor = armor_points(combatant.armor, ruleset)
         wounds = [fill_wound(wound, ruleset) for wound in combatant.wounds] if combatant.wounds else []
         penalty = sum(w.penalty or 0 for w in wounds) if wounds else 0
-        live = cls(combatant, combatant.status, blood, combatant.weapon_ready, armor, wounds, penalty, [], 0, 0, 0,
-                   combatant.long_action)
+        live = cls(
+            combatant,
+            combatant.status,
+            blood,
+            combatant.weapon_ready,
+            armor,
+            wounds,
+            penalty,
+            [],
+            0,
+            0,
+            0,
+            combatant.long_action,
+        )
         if combatant.effects:
             if combatant.status == "dead":
                 live.effects = list(combatant.effects)  # a dead combatant never changes again, nor counts

@@ -52,7 +52,9 @@ def test_an_effects_initiative_carries_into_later_attacks_but_not_the_tie_rule()
                                               ("ala", 2, "miss", 3, -2)]  # 6 - 5 - 3
 
 
-@pytest.mark.parametrize(("ids", "order"), [(["a", "B"], ["B", "a"]), (["é", "z"], ["z", "é"]), (["ab", "a"], ["a", "ab"])])
+@pytest.mark.parametrize(
+    ("ids", "order"), [(["a", "B"], ["B", "a"]), (["é", "z"], ["z", "é"]), (["ab", "a"], ["a", "ab"])]
+)
 def test_a_tick_lists_ids_code_point_by_code_point(ids, order):
     fighters = [fighter(i) for i in ids] + [fighter("target")]
     result = resolve(fighters, [attack(i, "target") for i in ids],

@@ -12,6 +12,8 @@ from .model import Combatant, Custom, Effect, EffectGiven, LongAction
 
 MODIFIERS = ("attack", "defense", "initiative", "blood_per_turn")
 _LOW, _HIGH = bounds.EFFECT_MODIFIER
+_UNTIL_LOW, _UNTIL_HIGH = bounds.UNTIL_ROUND
+_NAME_MAX, _ID_MAX = bounds.NAME_LENGTH[1], bounds.ID_LENGTH[1]
 
 
 def _modifiers_ok(value: Effect | EffectGiven) -> bool:
@@ -31,20 +33,41 @@ def _name_ok(name: object) -> bool:
     return type(name) is str and bounds.NAME_LENGTH[0] <= len(name) <= bounds.NAME_LENGTH[1]
 
 
+def _effect_is_plain(e: Effect) -> bool:
+    """Every field of an effect within bounds, checked inline: two effects on each of ten combatants put this
+    on the path of every round."""
+    name, id, until = e.name, e.id, e.until_round
+    attack, defense, initiative, blood = e.attack, e.defense, e.initiative, e.blood_per_turn
+    return (
+        type(name) is str
+        and 1 <= len(name) <= _NAME_MAX
+        and (id is None or (type(id) is str and 1 <= len(id) <= _ID_MAX))
+        and (until is None or (type(until) is int and _UNTIL_LOW <= until <= _UNTIL_HIGH))
+        and type(attack) is int
+        and _LOW <= attack <= _HIGH
+        and type(defense) is int
+        and _LOW <= defense <= _HIGH
+        and type(initiative) is int
+        and _LOW <= initiative <= _HIGH
+        and type(blood) is int
+        and _LOW <= blood <= _HIGH
+    )
+
+
 def check_effects(issues: Issues, effects: tuple[Effect, ...], field: str) -> None:
     if len(effects) > bounds.MAX_EFFECTS:
         issues.add(field, f"at most {bounds.MAX_EFFECTS} effects per combatant")
     for index, effect in enumerate(effects):
-        if not _name_ok(effect.name):
-            text_within(issues, f"{field}/{index}/name", effect.name, bounds.NAME_LENGTH)
+        if _effect_is_plain(effect):
+            continue
+        here = f"{field}/{index}"
+        text_within(issues, f"{here}/name", effect.name, bounds.NAME_LENGTH)
         id = effect.id
         if id is not None and not (type(id) is str and bounds.ID_LENGTH[0] <= len(id) <= bounds.ID_LENGTH[1]):
-            issues.add(
-                f"{field}/{index}/id",
-                f"must be null or a string of {bounds.ID_LENGTH[0]}..{bounds.ID_LENGTH[1]} characters",
-            )
-        _check_modifiers(issues, f"{field}/{index}", effect)
-        optional_int_within(issues, f"{field}/{index}/until_round", effect.until_round, bounds.UNTIL_ROUND)
+            low, high = bounds.ID_LENGTH
+            issues.add(f"{here}/id", f"must be null or a string of {low}..{high} characters")
+        _check_modifiers(issues, here, effect)
+        optional_int_within(issues, f"{here}/until_round", effect.until_round, bounds.UNTIL_ROUND)
 
 
 def check_effect_given(issues: Issues, given: EffectGiven, field: str) -> None:

@@ -35,11 +35,6 @@ def armor_points(armor: int | str, ruleset: Ruleset) -> int:
     return ruleset.armor[armor] if isinstance(armor, str) else armor
 
 
-def is_active_in(effect: Effect, round: int) -> bool:
-    """Section 12: an effect carried into a round counts unless its last round is already past."""
-    return effect.until_round is None or effect.until_round >= round
-
-
 @dataclass(slots=True)
 class LiveCombatant:
     """A combatant's state while its round is being resolved (mutable, private to one round)."""
@@ -82,9 +77,12 @@ class LiveCombatant:
             if combatant.status == "dead":
                 live.effects = list(combatant.effects)  # a dead combatant never changes again, nor counts
             else:
-                for effect in combatant.effects:
-                    if is_active_in(effect, round):  # one already over is ignored, and dropped
-                        live.add_effect(effect)
+                # one already over is ignored, and dropped
+                active = [e for e in combatant.effects if e.until_round is None or e.until_round >= round]
+                live.effects = active
+                live.effect_attack = sum(e.attack for e in active)
+                live.effect_defense = sum(e.defense for e in active)
+                live.effect_initiative = sum(e.initiative for e in active)
         return live
 
     def add_effect(self, effect: Effect) -> None:

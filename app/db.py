@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import orjson
 import psycopg
-from fastapi import Depends, Request
 from psycopg.rows import namedtuple_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy import JSON, DateTime, Engine, Executable, MetaData, Row, TypeDecorator, create_engine, event, make_url
@@ -30,9 +29,6 @@ CONNECTION = {  # psycopg's connection settings for AutocommitDatabase
     "autocommit": True,
     "row_factory": namedtuple_row,
     "connect_timeout": 5,
-    # A rate-limit count need not wait for its WAL flush: a crash may forget the last few hundred
-    # milliseconds of counts, never a round (the main engine keeps synchronous commit).
-    "options": "-c synchronous_commit=off",
 }
 
 NAMING_CONVENTION = {
@@ -203,19 +199,3 @@ def _unavailable(error: Exception) -> ServiceUnavailable:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
-
-
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """One session per request, from the factory create_app put on app.state.
-
-    Services open and commit the transaction; nothing commits after the yield. Async although
-    the session is not: making one does no I/O, and a sync dependency would cost a thread hop.
-    """
-    session = request.app.state.sessions()
-    try:
-        yield session
-    finally:
-        session.close()  # services end their transactions, so this only drops the session
-
-
-SessionDep = Annotated[Session, Depends(get_session)]

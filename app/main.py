@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 
+from cachetools import TTLCache
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from sqlalchemy import text
@@ -18,6 +19,7 @@ from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
+from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
 
 DESCRIPTION = """
@@ -48,6 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
     app.state.autocommit = AutocommitDatabase(settings, engine)
+    app.state.limiter = RateLimiter(settings.rate_limit_storage)
+    app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import redis
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
@@ -15,9 +16,10 @@ from sqlalchemy.engine import make_url
 from app.config import Settings
 from app.main import create_app
 
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "rate_counters", "credentials", "rounds", "combatants", "encounters",
+TABLES = ("idempotency_keys", "credentials", "rounds", "combatants", "encounters",
           "campaigns")  # children first
 
 
@@ -73,10 +75,25 @@ def empty_tables(url: str) -> None:
     engine.dispose()
 
 
+def empty_redis(url: str = REDIS_URL) -> None:
+    """Forget every rate-limit counter: the tests' own logical Redis database, nobody else's."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.flushdb()
+    except redis.ConnectionError as error:
+        message = f"Redis at {url} is not reachable: {error} (scripts/ensure-redis starts one)"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message)
+        pytest.skip(message)
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def settings(database_url) -> Settings:
     empty_tables(database_url)
-    return Settings(database_url=database_url, campaigns_per_address_per_hour=1000)
+    empty_redis()
+    return Settings(database_url=database_url, campaigns_per_address_per_hour=1000, rate_limit_storage=REDIS_URL)
 
 
 def new_campaign_key(client: TestClient, name: str = "Test campaign") -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Response, status
 
-from app.auth import EncounterOwnerDep, OwnerDep, limit_campaign_creation
+from app.auth import EncounterOwnerDep, OwnerDep, forget_credentials, limit_campaign_creation
 from app.campaigns import service
 from app.campaigns.schemas import (
     CampaignCreate,
@@ -15,7 +15,7 @@ from app.campaigns.schemas import (
     KeyCreate,
     TokenCreate,
 )
-from app.deps import SessionDep
+from app.deps import CredentialCacheDep, SessionDep
 from app.idempotency.deps import IdempotencyDep
 
 router = APIRouter(tags=["campaigns"])
@@ -51,17 +51,20 @@ def create_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim:
 
 
 @router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-def rotate_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep) -> Response:
+def rotate_key(
+    data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep, cache: CredentialCacheDep
+) -> Response:
     """A new owner key, and the calling key revoked, in one step."""
-    return service.create_key(
-        session=session, principal=principal, label=data.label, claim=claim, retire_caller=True
-    ).response()
+    reply = service.create_key(session=session, principal=principal, label=data.label, claim=claim, retire_caller=True)
+    forget_credentials(cache, credential_ids=frozenset({principal.credential_id}))
+    return reply.response()
 
 
 @router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep) -> Response:
+def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep, cache: CredentialCacheDep) -> Response:
     """Revoke a key or token of the campaign (not its last owner key)."""
     service.revoke(session=session, principal=principal, credential_id=key_id)
+    forget_credentials(cache, credential_ids=frozenset({key_id}))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -83,6 +86,9 @@ def list_tokens(encounter_id: str, session: SessionDep, principal: EncounterOwne
 
 
 @router.delete("/v1/encounters/{encounter_id}/tokens/{token_id}", status_code=status.HTTP_204_NO_CONTENT)
-def revoke_token(encounter_id: str, token_id: str, session: SessionDep, principal: EncounterOwnerDep) -> Response:
+def revoke_token(
+    encounter_id: str, token_id: str, session: SessionDep, principal: EncounterOwnerDep, cache: CredentialCacheDep
+) -> Response:
     service.revoke(session=session, principal=principal, credential_id=token_id, encounter_id=encounter_id)
+    forget_credentials(cache, credential_ids=frozenset({token_id}))
     return Response(status_code=status.HTTP_204_NO_CONTENT)

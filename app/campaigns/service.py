@@ -7,11 +7,12 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.campaigns.models import Campaign, Credential
 from app.campaigns.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead, TokenCreate
+from app.db import AutocommitDatabase
 from app.encounters.models import Combatant, utcnow
 from app.encounters.service import load_owned
 from app.idempotency.service import Claim, record
@@ -65,14 +66,15 @@ def _issue(
     return CredentialCreated(**listed.model_dump(), secret=secret)
 
 
-def authenticate(session: Session, secret_hash: str) -> Principal | None:
+AUTHENTICATE = select(
+    Credential.id, Credential.campaign_id, Credential.role, Credential.encounter_id, Credential.combatant_id
+).where(Credential.secret_hash == bindparam("secret_hash"), Credential.revoked_at.is_(None))
+
+
+async def authenticate(database: AutocommitDatabase, secret_hash: str) -> Principal | None:
     """The active credential whose secret has this hash (see hash_secret)."""
-    row = session.execute(
-        select(
-            Credential.id, Credential.campaign_id, Credential.role, Credential.encounter_id, Credential.combatant_id
-        ).where(Credential.secret_hash == secret_hash, Credential.revoked_at.is_(None))
-    ).one_or_none()
-    return Principal(*row) if row else None
+    rows = await database.rows(AUTHENTICATE, {"secret_hash": secret_hash})
+    return Principal(*rows[0]) if rows else None
 
 
 def create(*, session: Session, name: str, claim: Claim | None = None) -> Reply:

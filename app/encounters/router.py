@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
 
-from app.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep
+from app.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep, forget_credentials
 from app.concurrency import etag, not_modified, still_current
-from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.deps import NOT_MODIFIED, CredentialCacheDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
 from app.encounters import service
 from app.encounters.schemas import (
     CombatantCreate,
@@ -77,9 +77,14 @@ def update_encounter(
 
 @router.delete("/{encounter_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_encounter(
-    encounter_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+    encounter_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    cache: CredentialCacheDep,
+    if_match: IfMatch = None,
 ) -> Response:
     service.delete(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match)
+    forget_credentials(cache, encounter_id=encounter_id)  # its tokens went with it
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -1,6 +1,5 @@
-"""Housekeeping: idempotency keys are kept at least idempotency_ttl_hours, then purged, and so are
-rate-limit windows that have closed. Every worker runs this loop; the DELETEs are idempotent,
-so several replicas purging is harmless."""
+"""Housekeeping: idempotency keys are kept at least idempotency_ttl_hours, then purged. Every worker
+runs this loop; the DELETE is idempotent, so several replicas purging is harmless."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 
 from app.idempotency.service import purge
-from app.ratelimit import service as ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +19,6 @@ def purge_once(app: FastAPI) -> int:
     settings = app.state.settings
     with app.state.sessions() as session:
         removed = purge(session, older_than=timedelta(hours=settings.idempotency_ttl_hours))
-        removed += ratelimit.purge(session, older_than_seconds=2 * 3600)  # the longest window is an hour
     return removed
 
 
@@ -31,6 +28,6 @@ async def purge_idempotency_keys_forever(app: FastAPI) -> None:
         try:
             removed = await run_in_threadpool(purge_once, app)
             if removed:
-                log.info("purged %d expired idempotency keys and rate windows", removed)
+                log.info("purged %d expired idempotency keys", removed)
         except Exception:  # the database may be down for a while: try again next time
             log.warning("could not purge idempotency keys", exc_info=True)

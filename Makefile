@@ -30,9 +30,11 @@ test: $(BIN)/activate
 	bash scripts/ensure-redis
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
+## ruff, and mypy on app/ as configured in pyproject.toml (strict for app/resolver).
 lint: $(BIN)/activate
 	$(BIN)/ruff check app tests bench
 	$(BIN)/ruff format --check app
+	$(BIN)/python -m mypy
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/resolver_bench.py

@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 from cachetools import TTLCache
 from fastapi import Depends, Header, Query, Request
-from sqlalchemy.orm import Session
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db import AutocommitDatabase
+from app.db import Database
 from app.ratelimit.limiter import RateLimiter
 
 
@@ -22,8 +22,8 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_database(request: Request) -> AutocommitDatabase:
-    database: AutocommitDatabase = request.app.state.autocommit
+def get_database(request: Request) -> Database:
+    database: Database = request.app.state.database
     return database
 
 
@@ -37,20 +37,24 @@ def get_credential_cache(request: Request) -> TTLCache[str, Any]:
     return cache
 
 
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """One session per request. Services open and commit the transaction; nothing commits after the yield."""
-    session = request.app.state.sessions()
-    try:
+async def get_session(database: Annotated[Database, Depends(get_database)]) -> AsyncIterator[AsyncSession]:
+    """One session per request. Services open and commit the transaction; nothing commits after the yield
+    (it would run after the response is sent). Making a session does no I/O: the first statement checks
+    a connection out of the pool, the end of the service's transaction returns it."""
+    async with database.sessions() as session:
         yield session
-    finally:
-        session.close()
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
+    return request.client.host if request.client else "unknown"
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-DatabaseDep = Annotated[AutocommitDatabase, Depends(get_database)]
+DatabaseDep = Annotated[Database, Depends(get_database)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 CredentialCacheDep = Annotated[TTLCache[str, Any], Depends(get_credential_cache)]
-SessionDep = Annotated[Session, Depends(get_session)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 IfMatch = Annotated[
     str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)

@@ -136,7 +136,7 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem(error.status_code, slug, phrase, detail, headers=headers or None)
 
     @app.exception_handler(OperationalError)
-    async def _database_down(_request: Request, error: OperationalError) -> Response:
+    async def _database_down(_request: Request, error: DBAPIError) -> Response:
         log.warning("database unavailable: %s", error.orig)
         return problem(
             503,
@@ -149,7 +149,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, error: DBAPIError) -> Response:
         if error.connection_invalidated:
-            return await _database_down(_request, error)  # type: ignore[arg-type]
+            return await _database_down(_request, error)
         log.exception("database error")
         return problem(500, "internal-error", "Internal server error", "An unexpected database error occurred.")
 

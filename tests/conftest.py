@@ -12,9 +12,12 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
+from app.db import sync_url
 from app.main import create_app
+from tests.api.helpers import Fight, start_fight
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
@@ -108,3 +111,17 @@ def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         test_client.headers["Authorization"] = f"Bearer {new_campaign_key(test_client)}"
         yield test_client
+
+
+@pytest.fixture
+def fight(client: TestClient) -> Fight:
+    """The one shared fight: an encounter of three, through the client's campaign."""
+    return start_fight(client)
+
+
+@pytest.fixture
+def inspect_database(settings) -> Iterator[sessionmaker[Session]]:
+    """Sessions on the test's database from outside the service: to look at what it stored."""
+    engine = create_engine(sync_url(settings.database_url))
+    yield sessionmaker(engine)
+    engine.dispose()

@@ -7,26 +7,22 @@ import asyncio
 import logging
 from datetime import timedelta
 
-from fastapi import FastAPI
-from starlette.concurrency import run_in_threadpool
-
+from app.config import Settings
+from app.db import Database
 from app.idempotency.service import purge
 
 log = logging.getLogger(__name__)
 
 
-def purge_once(app: FastAPI) -> int:
-    settings = app.state.settings
-    with app.state.sessions() as session:
-        removed = purge(session, older_than=timedelta(hours=settings.idempotency_ttl_hours))
-    return removed
+async def purge_once(database: Database, settings: Settings) -> int:
+    return await purge(database.sessions, older_than=timedelta(hours=settings.idempotency_ttl_hours))
 
 
-async def purge_idempotency_keys_forever(app: FastAPI) -> None:
+async def purge_idempotency_keys_forever(database: Database, settings: Settings) -> None:
     while True:
-        await asyncio.sleep(app.state.settings.idempotency_purge_every_seconds)
+        await asyncio.sleep(settings.idempotency_purge_every_seconds)
         try:
-            removed = await run_in_threadpool(purge_once, app)
+            removed = await purge_once(database, settings)
             if removed:
                 log.info("purged %d expired idempotency keys", removed)
         except Exception:  # the database may be down for a while: try again next time

@@ -17,9 +17,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.campaigns import service as campaigns
-from app.campaigns.service import Principal
-from app.deps import CredentialCacheDep, DatabaseDep, LimiterDep, SettingsDep
+from app.access import service as campaigns
+from app.access.service import Principal
+from app.deps import CredentialCacheDep, DatabaseDep, LimiterDep, SettingsDep, client_address
 from app.problems import NotFound, ServiceError
 
 bearer = HTTPBearer(auto_error=False, description="A campaign key, or a viewer or player token of one encounter.")
@@ -36,11 +36,6 @@ class Unauthorized(ServiceError):
 
 class Forbidden(ServiceError):
     status, type, title = 403, "forbidden", "Your credentials do not allow this"
-
-
-def client_address(request: Request) -> str:
-    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
-    return request.client.host if request.client else "unknown"
 
 
 async def optional_principal(

@@ -146,6 +146,19 @@ def install_problem_handlers(app: FastAPI) -> None:
             headers=ServiceUnavailable.headers,
         )
 
+    @app.exception_handler(OSError)
+    async def _database_unreachable(_request: Request, error: OSError) -> Response:
+        # asyncpg raises the socket's own error (refused, reset, timed out) when a new connection fails;
+        # the database is the only peer a request talks to (a Redis failure is caught by the limiter).
+        log.warning("database unreachable: %r", error)
+        return problem(
+            503,
+            ServiceUnavailable.type,
+            ServiceUnavailable.title,
+            "The database did not answer. Nothing was changed; retry shortly.",
+            headers=ServiceUnavailable.headers,
+        )
+
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, error: DBAPIError) -> Response:
         if error.connection_invalidated:

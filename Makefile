@@ -6,6 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 1
 export TEST_POSTGRES_URL ?= postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test
+export TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
 .PHONY: run test migrate bench lint clean
 
@@ -23,14 +24,17 @@ run: $(BIN)/activate migrate
 migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
-## The whole test suite, against SQLite and PostgreSQL (started or installed when none answers).
+## The whole test suite, against SQLite and PostgreSQL, rate limits in Redis (each started or installed when none answers).
 test: $(BIN)/activate
 	bash scripts/ensure-postgres
+	bash scripts/ensure-redis
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
+## ruff, and mypy on app/ as configured in pyproject.toml (strict for app/resolver).
 lint: $(BIN)/activate
 	$(BIN)/ruff check app tests bench
 	$(BIN)/ruff format --check app
+	$(BIN)/python -m mypy
 
 bench: $(BIN)/activate
 	$(BIN)/python bench/resolver_bench.py

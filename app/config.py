@@ -34,6 +34,15 @@ class Settings(BaseSettings):
     rate_limit_per_key_per_minute: int = 1200
     rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
     campaigns_per_address_per_hour: int = 10
+    rate_limit_storage: str = Field(
+        default="memory://",
+        description="Where rate-limit counters live: memory:// counts in each worker (N workers allow N times "
+        "the limit), redis://host:port/db shares them between every worker and replica.",
+    )
+    # Keys and tokens are looked up once and kept this long in each worker: a key revoked or rotated
+    # stops working at once on the worker that did it, and within this many seconds on the others.
+    credential_cache_seconds: float = 5.0
+    credential_cache_size: int = 10_000
 
     @property
     def is_sqlite(self) -> bool:

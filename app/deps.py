@@ -1,12 +1,60 @@
-"""Typed dependency aliases shared by the routers."""
+"""Typed dependency aliases: what a router, service or access check needs, said in its signature.
+
+The only module besides app/main.py that reads app.state (main.py puts each worker's shared objects there).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import Header, Query
+from cachetools import TTLCache
+from fastapi import Depends, Header, Query, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import SessionDep  # noqa: F401  (re-exported for routers)
+from app.config import Settings
+from app.db import Database
+from app.ratelimit.limiter import RateLimiter
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_database(request: Request) -> Database:
+    database: Database = request.app.state.database
+    return database
+
+
+def get_limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+def get_credential_cache(request: Request) -> TTLCache[str, Any]:
+    cache: TTLCache[str, Any] = request.app.state.credentials
+    return cache
+
+
+async def get_session(database: Annotated[Database, Depends(get_database)]) -> AsyncIterator[AsyncSession]:
+    """One session per request. Services open and commit the transaction; nothing commits after the yield
+    (it would run after the response is sent). Making a session does no I/O: the first statement checks
+    a connection out of the pool, the end of the service's transaction returns it."""
+    async with database.sessions() as session:
+        yield session
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
+    return request.client.host if request.client else "unknown"
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+DatabaseDep = Annotated[Database, Depends(get_database)]
+LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
+CredentialCacheDep = Annotated[TTLCache[str, Any], Depends(get_credential_cache)]
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 IfMatch = Annotated[
     str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)

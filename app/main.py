@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from cachetools import TTLCache
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from sqlalchemy import text
 
-from app.campaigns.router import router as campaigns_router
+from app.access.idempotency import install_replay_handler
+from app.access.router import router as access_router
 from app.config import Settings, get_settings
-from app.db import AutocommitDatabase, make_engine, make_sessionmaker
+from app.db import Database
 from app.encounters.router import router as encounters_router
-from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
+from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
 
 DESCRIPTION = """
@@ -32,26 +34,25 @@ Start with `POST /v1/campaigns`: it returns your campaign key, shown once. Send 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    engine = make_engine(settings)
+    database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        await app.state.autocommit.open()
-        purger = asyncio.create_task(purge_idempotency_keys_forever(app))
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        purger = asyncio.create_task(purge_idempotency_keys_forever(database, settings))
         yield
         purger.cancel()
-        engine.dispose()
-        await app.state.autocommit.close()
+        await database.dispose()
 
     app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    # What each worker shares between requests; reached only through app/deps.py's typed dependencies.
     app.state.settings = settings
-    app.state.engine = engine
-    app.state.sessions = make_sessionmaker(engine)
-    app.state.autocommit = AutocommitDatabase(settings, engine)
+    app.state.database = database
+    app.state.limiter = RateLimiter(settings.rate_limit_storage)
+    app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
-    app.include_router(campaigns_router)
+    app.include_router(access_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
 
@@ -61,11 +62,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     @app.get("/readyz", tags=["health"])
-    def readyz(request: Request) -> dict[str, str]:
+    async def readyz() -> dict[str, str]:
         """The database answers."""
         try:
-            with request.app.state.engine.connect() as connection:
-                connection.execute(text("SELECT 1"))
+            await database.ping()
         except Exception as error:
             raise ServiceUnavailable("The database did not answer.") from error
         return {"status": "ready"}

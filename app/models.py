@@ -1,7 +1,6 @@
 """Every ORM model, imported in one place so Base.metadata knows all tables (Alembic, tests)."""
 
-from app.campaigns.models import Campaign, Credential  # noqa: F401
+from app.access.models import Campaign, Credential  # noqa: F401
 from app.encounters.models import Combatant, Encounter  # noqa: F401
 from app.idempotency.models import IdempotencyKey  # noqa: F401
-from app.ratelimit.models import RateCounter  # noqa: F401
 from app.rounds.models import Round  # noqa: F401

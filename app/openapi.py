@@ -151,4 +151,4 @@ def install_openapi(app: FastAPI, extra_statuses: Any = None) -> None:
             app.openapi_schema = build_openapi(app, extra_statuses)
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to customise the schema

@@ -136,8 +136,21 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem(error.status_code, slug, phrase, detail, headers=headers or None)
 
     @app.exception_handler(OperationalError)
-    async def _database_down(_request: Request, error: OperationalError) -> Response:
+    async def _database_down(_request: Request, error: DBAPIError) -> Response:
         log.warning("database unavailable: %s", error.orig)
+        return problem(
+            503,
+            ServiceUnavailable.type,
+            ServiceUnavailable.title,
+            "The database did not answer. Nothing was changed; retry shortly.",
+            headers=ServiceUnavailable.headers,
+        )
+
+    @app.exception_handler(OSError)
+    async def _database_unreachable(_request: Request, error: OSError) -> Response:
+        # asyncpg raises the socket's own error (refused, reset, timed out) when a new connection fails;
+        # the database is the only peer a request talks to (a Redis failure is caught by the limiter).
+        log.warning("database unreachable: %r", error)
         return problem(
             503,
             ServiceUnavailable.type,
@@ -149,7 +162,7 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, error: DBAPIError) -> Response:
         if error.connection_invalidated:
-            return await _database_down(_request, error)  # type: ignore[arg-type]
+            return await _database_down(_request, error)
         log.exception("database error")
         return problem(500, "internal-error", "Internal server error", "An unexpected database error occurred.")
 

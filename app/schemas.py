@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Generic, TypeVar
 
+from annotated_types import Interval
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from app.resolver import bounds
@@ -23,8 +24,9 @@ def _whole_float_to_int(value: Any) -> Any:
 JSONInt = Annotated[StrictInt, BeforeValidator(_whole_float_to_int)]
 
 
-def bounded(limits: tuple[int, int], **kwargs) -> type[int]:
-    return Annotated[JSONInt, Field(ge=limits[0], le=limits[1], **kwargs)]  # type: ignore[return-value]
+def within(limits: tuple[int, int]) -> Interval:
+    """Bounds as Annotated metadata: `Annotated[JSONInt, within(bounds.DELAY)]` (a type checker reads it as int)."""
+    return Interval(ge=limits[0], le=limits[1])
 
 
 Id = Annotated[str, Field(min_length=bounds.ID_LENGTH[0], max_length=bounds.ID_LENGTH[1])]

@@ -6,7 +6,9 @@ from alembic import context
 
 from app import models  # noqa: F401  (registers every table on Base.metadata)
 from app.config import Settings
-from app.db import Base, UTCDateTime, make_engine
+from sqlalchemy import create_engine
+
+from app.db import Base, UTCDateTime, sync_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -37,7 +39,7 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(Settings(database_url=database_url()))
+    engine = create_engine(sync_url(database_url()))  # migrations run synchronously, outside the service
     with engine.connect() as connection:
         context.configure(
             connection=connection, target_metadata=Base.metadata, render_as_batch=True, render_item=render_item

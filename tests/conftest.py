@@ -6,18 +6,23 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import redis
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
+from app.db import sync_url
 from app.main import create_app
+from tests.api.helpers import Fight, start_fight
 
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "rate_counters", "credentials", "rounds", "combatants", "encounters",
+TABLES = ("idempotency_keys", "credentials", "rounds", "combatants", "encounters",
           "campaigns")  # children first
 
 
@@ -73,10 +78,25 @@ def empty_tables(url: str) -> None:
     engine.dispose()
 
 
+def empty_redis(url: str = REDIS_URL) -> None:
+    """Forget every rate-limit counter: the tests' own logical Redis database, nobody else's."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.flushdb()
+    except redis.ConnectionError as error:
+        message = f"Redis at {url} is not reachable: {error} (scripts/ensure-redis starts one)"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message)
+        pytest.skip(message)
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def settings(database_url) -> Settings:
     empty_tables(database_url)
-    return Settings(database_url=database_url, campaigns_per_address_per_hour=1000)
+    empty_redis()
+    return Settings(database_url=database_url, campaigns_per_address_per_hour=1000, rate_limit_storage=REDIS_URL)
 
 
 def new_campaign_key(client: TestClient, name: str = "Test campaign") -> str:
@@ -91,3 +111,17 @@ def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         test_client.headers["Authorization"] = f"Bearer {new_campaign_key(test_client)}"
         yield test_client
+
+
+@pytest.fixture
+def fight(client: TestClient) -> Fight:
+    """The one shared fight: an encounter of three, through the client's campaign."""
+    return start_fight(client)
+
+
+@pytest.fixture
+def inspect_database(settings) -> Iterator[sessionmaker[Session]]:
+    """Sessions on the test's database from outside the service: to look at what it stored."""
+    engine = create_engine(sync_url(settings.database_url))
+    yield sessionmaker(engine)
+    engine.dispose()

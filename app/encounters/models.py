@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, Table, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.db import Base, JSONDocument, UTCDateTime
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+from app.db import Base, JSONDocument, UTCDateTime, utcnow
 
 
 class Encounter(Base):
@@ -61,6 +57,6 @@ class Combatant(Base):
     encounter: Mapped[Encounter] = relationship(back_populates="combatants")
 
 
-# The tables themselves, for the Core statements of the hot paths.
-ENCOUNTERS = Encounter.__table__
-COMBATANTS = Combatant.__table__
+# The tables themselves, for Core statements (declarative types __table__ as a FromClause; it is a Table).
+ENCOUNTERS = cast(Table, Encounter.__table__)
+COMBATANTS = cast(Table, Combatant.__table__)

@@ -1,13 +1,15 @@
-"""HTTP for encounters and combatants: check scope, delegate, return."""
+"""HTTP for encounters, combatants and tokens: check scope, delegate, turn the result into HTTP."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Response, status
 
-from app.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep
-from app.concurrency import etag, not_modified, still_current
-from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
-from app.encounters import service
+from app.access import service as access
+from app.access.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, OwnerDep, ReaderDep, forget_credentials
+from app.access.idempotency import IdempotencyDep
+from app.access.schemas import CredentialCreated, CredentialRead, TokenCreate
+from app.deps import NOT_MODIFIED, CredentialCacheDep, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.encounters import service, store, tokens
 from app.encounters.schemas import (
     CombatantCreate,
     CombatantRead,
@@ -18,7 +20,7 @@ from app.encounters.schemas import (
     EncounterUpdate,
 )
 from app.encounters.views import combatant_read, encounter_read
-from app.idempotency.deps import IdempotencyDep
+from app.etags import etag, not_modified, still_current
 from app.schemas import Page
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
@@ -26,41 +28,42 @@ PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change o
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=EncounterRead)
-def create_encounter(
+async def create_encounter(
     data: EncounterCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep
 ) -> Response:
-    return service.create(session=session, campaign_id=principal.campaign_id, data=data, claim=claim).response()
+    reply = await service.create(session=session, campaign_id=principal.campaign_id, data=data, claim=claim)
+    return reply.response()
 
 
 @router.get("", response_model=Page[EncounterSummary])
-def list_encounters(
+async def list_encounters(
     session: SessionDep, principal: OwnerDep, limit: Limit = 20, offset: Offset = 0
 ) -> Page[EncounterSummary]:
     """The campaign's encounters, newest first."""
-    items, total = service.list(session=session, campaign_id=principal.campaign_id, limit=limit, offset=offset)
-    return Page[EncounterSummary](
-        items=[EncounterSummary.model_validate(e, from_attributes=True) for e in items],
-        total=total,
-        limit=limit,
-        offset=offset,
+    items, total = await service.list_page(
+        session=session, campaign_id=principal.campaign_id, limit=limit, offset=offset
     )
+    return Page[EncounterSummary](items=items, total=total, limit=limit, offset=offset)
 
 
 @router.get("/{encounter_id}", response_model=EncounterRead, responses={304: NOT_MODIFIED})
 async def read_encounter(
-    encounter_id: str, request: Request, principal: ReaderDep, response: Response, if_none_match: IfNoneMatch = None
+    encounter_id: str,
+    database: DatabaseDep,
+    principal: ReaderDep,
+    response: Response,
+    if_none_match: IfNoneMatch = None,
 ) -> EncounterRead | Response:
     """The encounter with its combatants. Polling? Send If-None-Match: a 304 while nothing changed."""
-    database = request.app.state.autocommit
-    encounter = await service.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    encounter = await store.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     if still_current(if_none_match, encounter.version):
         return not_modified(encounter.version)
     response.headers["ETag"] = etag(encounter.version)
-    return encounter
+    return encounter_read(encounter)
 
 
 @router.patch("/{encounter_id}", response_model=EncounterRead)
-def update_encounter(
+async def update_encounter(
     encounter_id: str,
     data: EncounterUpdate,
     session: SessionDep,
@@ -68,7 +71,7 @@ def update_encounter(
     response: Response,
     if_match: IfMatch = None,
 ) -> EncounterRead:
-    encounter = service.update(
+    encounter = await service.update(
         session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, data=data, if_match=if_match
     )
     response.headers["ETag"] = etag(encounter.version)
@@ -76,15 +79,22 @@ def update_encounter(
 
 
 @router.delete("/{encounter_id}", status_code=status.HTTP_204_NO_CONTENT)
-def delete_encounter(
-    encounter_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+async def delete_encounter(
+    encounter_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    cache: CredentialCacheDep,
+    if_match: IfMatch = None,
 ) -> Response:
-    service.delete(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match)
+    await service.delete_encounter(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match
+    )
+    forget_credentials(cache, encounter_id=encounter_id)  # its tokens went with it
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/{encounter_id}/combatants", status_code=status.HTTP_201_CREATED, response_model=CombatantRead)
-def add_combatant(
+async def add_combatant(
     encounter_id: str,
     data: CombatantCreate,
     session: SessionDep,
@@ -92,29 +102,29 @@ def add_combatant(
     claim: IdempotencyDep,
     if_match: IfMatch = None,
 ) -> Response:
-    return service.add_combatant(
+    reply = await service.add_combatant(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         data=data,
         if_match=if_match,
         claim=claim,
-    ).response()
+    )
+    return reply.response()
 
 
 @router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
-def read_combatant(
-    encounter_id: str, combatant_id: str, session: SessionDep, principal: ReaderDep, response: Response
+async def read_combatant(
+    encounter_id: str, combatant_id: str, database: DatabaseDep, principal: ReaderDep, response: Response
 ) -> CombatantRead:
-    row, version = service.get_combatant(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, combatant_id=combatant_id
-    )
-    response.headers["ETag"] = etag(version)
+    encounter = await store.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    row = service.find_combatant(encounter, combatant_id)
+    response.headers["ETag"] = etag(encounter.version)
     return combatant_read(row)
 
 
 @router.patch("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
-def update_combatant(
+async def update_combatant(
     encounter_id: str,
     combatant_id: str,
     data: CombatantUpdate,
@@ -126,7 +136,7 @@ def update_combatant(
     """Change a combatant between rounds. A player token may change its own name, weapon and weapon_ready."""
     if not principal.is_owner and not data.model_fields_set <= PLAYER_FIELDS:
         raise Forbidden(f"A player token may change only {', '.join(sorted(PLAYER_FIELDS))}.")
-    row, version = service.update_combatant(
+    row, version = await service.update_combatant(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
@@ -139,14 +149,41 @@ def update_combatant(
 
 
 @router.delete("/{encounter_id}/combatants/{combatant_id}", status_code=status.HTTP_204_NO_CONTENT)
-def remove_combatant(
+async def remove_combatant(
     encounter_id: str, combatant_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
 ) -> Response:
-    service.remove_combatant(
+    await service.remove_combatant(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         combatant_id=combatant_id,
         if_match=if_match,
     )
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/{encounter_id}/tokens", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated, tags=["campaigns"]
+)
+async def create_token(
+    encounter_id: str, data: TokenCreate, session: SessionDep, principal: EncounterOwnerDep, claim: IdempotencyDep
+) -> Response:
+    """A read-only viewer token for this encounter, or a player token bound to one of its combatants."""
+    reply = await tokens.create_token(
+        session=session, principal=principal, encounter_id=encounter_id, data=data, claim=claim
+    )
+    return reply.response()
+
+
+@router.get("/{encounter_id}/tokens", response_model=list[CredentialRead], tags=["campaigns"])
+async def list_tokens(encounter_id: str, session: SessionDep, principal: EncounterOwnerDep) -> list[CredentialRead]:
+    return await tokens.list_tokens(session=session, principal=principal, encounter_id=encounter_id)
+
+
+@router.delete("/{encounter_id}/tokens/{token_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["campaigns"])
+async def revoke_token(
+    encounter_id: str, token_id: str, session: SessionDep, principal: EncounterOwnerDep, cache: CredentialCacheDep
+) -> Response:
+    await access.revoke(session=session, principal=principal, credential_id=token_id, encounter_id=encounter_id)
+    forget_credentials(cache, credential_ids=frozenset({token_id}))
     return Response(status_code=status.HTTP_204_NO_CONTENT)

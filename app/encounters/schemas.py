@@ -6,9 +6,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict
 
 from app.resolver import bounds
-from app.schemas import Bool, Id, Input, Name, bounded
+from app.schemas import Bool, Id, Input, JSONInt, Name, within
 
 DAMAGE_PATTERN = r"^\d{1,3}d\d{1,4}([+-]\d{1,4})?$"
 Status = Literal["active", "unconscious", "dead"]
@@ -20,7 +21,7 @@ RulesOverrides = Annotated[
 
 class InlineWeapon(Input):
     name: Name
-    delay: bounded(bounds.DELAY)
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
     damage: Annotated[str, Field(pattern=DAMAGE_PATTERN, max_length=12, examples=["1d8", "2d6+1"])]
 
 
@@ -34,8 +35,8 @@ class WoundIn(Input):
     model_config = ConfigDict(populate_by_name=True)
 
     class_: Annotated[Id, Field(alias="class")]
-    penalty: bounded(bounds.WOUND_PENALTY) | None = None
-    bleed: bounded(bounds.WOUND_BLEED) | None = None
+    penalty: Annotated[JSONInt, within(bounds.WOUND_PENALTY)] | None = None
+    bleed: Annotated[JSONInt, within(bounds.WOUND_BLEED)] | None = None
 
 
 class WoundRead(BaseModel):
@@ -53,22 +54,31 @@ class CombatantFields(Input):
     """RULES.md section 2. Defaults in brackets there are the defaults here."""
 
     name: Name | None = None
-    initiative: bounded(bounds.INITIATIVE)
-    attack: bounded(bounds.ATTACK)
-    defense: bounded(bounds.DEFENSE)
+    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
+    attack: Annotated[JSONInt, within(bounds.ATTACK)]
+    defense: Annotated[JSONInt, within(bounds.DEFENSE)]
     weapon: Weapon
-    attacks_per_round: bounded(bounds.ATTACKS_PER_ROUND) = 1
+    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] = 1
     weapon_ready: Bool = True
-    damage_bonus: bounded(bounds.DAMAGE_BONUS) = 0
-    armor: bounded(bounds.ARMOR) = 0
-    toughness: bounded(bounds.TOUGHNESS) = 0
-    vitality: bounded(bounds.VITALITY) = 10
-    blood: bounded(bounds.BLOOD) | None = Field(default=None, description="Blood left; defaults to vitality.")
+    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] = 0
+    armor: Annotated[JSONInt, within(bounds.ARMOR)] = 0
+    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] = 0
+    vitality: Annotated[JSONInt, within(bounds.VITALITY)] = 10
+    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = Field(
+        default=None, description="Blood left; defaults to vitality."
+    )
     status: Status = "active"
     wounds: Wounds = []
 
 
-COMBATANT_EXAMPLE = {"name": "Ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword", "armor": 1}
+COMBATANT_EXAMPLE: JsonDict = {
+    "name": "Ala",
+    "initiative": 20,
+    "attack": 14,
+    "defense": 4,
+    "weapon": "long_sword",
+    "armor": 1,
+}
 
 
 class CombatantCreate(CombatantFields):
@@ -81,17 +91,17 @@ class CombatantUpdate(Input):
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
 
     name: Name | None = None
-    initiative: bounded(bounds.INITIATIVE) | None = None
-    attack: bounded(bounds.ATTACK) | None = None
-    defense: bounded(bounds.DEFENSE) | None = None
+    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
+    attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
+    defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
     weapon: Weapon | None = None
-    attacks_per_round: bounded(bounds.ATTACKS_PER_ROUND) | None = None
+    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] | None = None
     weapon_ready: Bool | None = None
-    damage_bonus: bounded(bounds.DAMAGE_BONUS) | None = None
-    armor: bounded(bounds.ARMOR) | None = None
-    toughness: bounded(bounds.TOUGHNESS) | None = None
-    vitality: bounded(bounds.VITALITY) | None = None
-    blood: bounded(bounds.BLOOD) | None = None
+    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] | None = None
+    armor: Annotated[JSONInt, within(bounds.ARMOR)] | None = None
+    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] | None = None
+    vitality: Annotated[JSONInt, within(bounds.VITALITY)] | None = None
+    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
     status: Status | None = None
     wounds: Wounds | None = None
 

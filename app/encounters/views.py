@@ -1,34 +1,17 @@
-"""ORM rows -> read schemas, shared by routers and by services that store a reply."""
+"""Encounter records and combatant rows -> read schemas, shared by routers and by services that store a reply."""
 
 from __future__ import annotations
 
-from app.encounters.models import Combatant, Encounter
 from app.encounters.schemas import CombatantRead, EncounterRead
+from app.encounters.store import CombatantRow, EncounterRecord
 from app.resolver import build_ruleset
 
 
-def combatant_read(row: Combatant) -> CombatantRead:
-    return CombatantRead(
-        id=row.id,
-        name=row.name,
-        initiative=row.initiative,
-        attack=row.attack,
-        defense=row.defense,
-        weapon=row.weapon,
-        attacks_per_round=row.attacks_per_round,
-        weapon_ready=row.weapon_ready,
-        damage_bonus=row.damage_bonus,
-        armor=row.armor,
-        toughness=row.toughness,
-        vitality=row.vitality,
-        blood=row.blood,
-        status=row.status,
-        wounds=row.wounds,
-        penalty=sum(w["penalty"] for w in row.wounds),
-    )
+def combatant_read(row: CombatantRow) -> CombatantRead:
+    return CombatantRead.model_validate({**row, "penalty": sum(w["penalty"] for w in row["wounds"])})
 
 
-def encounter_read(encounter: Encounter) -> EncounterRead:
+def encounter_read(encounter: EncounterRecord) -> EncounterRead:
     ruleset = build_ruleset(encounter.rules)
     return EncounterRead(
         id=encounter.id,

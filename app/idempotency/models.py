@@ -8,8 +8,7 @@ from typing import Any
 from sqlalchemy import Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONDocument, UTCDateTime
-from app.encounters.models import utcnow
+from app.db import Base, JSONDocument, UTCDateTime, utcnow
 
 
 class IdempotencyKey(Base):

@@ -1,6 +1,5 @@
-"""Housekeeping: idempotency keys are kept at least idempotency_ttl_hours, then purged, and so are
-rate-limit windows that have closed. Every worker runs this loop; the DELETEs are idempotent,
-so several replicas purging is harmless."""
+"""Housekeeping: idempotency keys are kept at least idempotency_ttl_hours, then purged. Every worker
+runs this loop; the DELETE is idempotent, so several replicas purging is harmless."""
 
 from __future__ import annotations
 
@@ -8,29 +7,23 @@ import asyncio
 import logging
 from datetime import timedelta
 
-from fastapi import FastAPI
-from starlette.concurrency import run_in_threadpool
-
+from app.config import Settings
+from app.db import Database
 from app.idempotency.service import purge
-from app.ratelimit import service as ratelimit
 
 log = logging.getLogger(__name__)
 
 
-def purge_once(app: FastAPI) -> int:
-    settings = app.state.settings
-    with app.state.sessions() as session:
-        removed = purge(session, older_than=timedelta(hours=settings.idempotency_ttl_hours))
-        removed += ratelimit.purge(session, older_than_seconds=2 * 3600)  # the longest window is an hour
-    return removed
+async def purge_once(database: Database, settings: Settings) -> int:
+    return await purge(database.sessions, older_than=timedelta(hours=settings.idempotency_ttl_hours))
 
 
-async def purge_idempotency_keys_forever(app: FastAPI) -> None:
+async def purge_idempotency_keys_forever(database: Database, settings: Settings) -> None:
     while True:
-        await asyncio.sleep(app.state.settings.idempotency_purge_every_seconds)
+        await asyncio.sleep(settings.idempotency_purge_every_seconds)
         try:
-            removed = await run_in_threadpool(purge_once, app)
+            removed = await purge_once(database, settings)
             if removed:
-                log.info("purged %d expired idempotency keys and rate windows", removed)
+                log.info("purged %d expired idempotency keys", removed)
         except Exception:  # the database may be down for a while: try again next time
             log.warning("could not purge idempotency keys", exc_info=True)

@@ -18,13 +18,14 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from sqlalchemy import delete, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.encounters.models import utcnow
+from app.db import utcnow
 from app.idempotency.models import IdempotencyKey
 from app.problems import ServiceError
 from app.responses import Reply
@@ -52,9 +53,9 @@ class Claim:
     key: str
     lease: str
 
-    def complete(self, session: Session, reply: Reply) -> None:
+    async def complete(self, session: AsyncSession, reply: Reply) -> None:
         """Record the response; call inside the transaction that does the work."""
-        session.execute(
+        await session.execute(
             update(IdempotencyKey)
             .where(
                 IdempotencyKey.scope == self.scope, IdempotencyKey.key == self.key, IdempotencyKey.lease == self.lease
@@ -64,10 +65,10 @@ class Claim:
         )
 
 
-def record(session: Session, claim: Claim | None, reply: Reply) -> None:
+async def record(session: AsyncSession, claim: Claim | None, reply: Reply) -> None:
     """Keep the reply with the request's key, in the caller's transaction (no key: nothing to keep)."""
     if claim is not None:
-        claim.complete(session, reply)
+        await claim.complete(session, reply)
 
 
 def parse_key(header: str) -> str:
@@ -89,21 +90,23 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 
 
-def _insert_if_absent(session: Session, row: dict) -> bool:
+async def _insert_if_absent(session: AsyncSession, row: dict[str, Any]) -> bool:
     """INSERT ... ON CONFLICT DO NOTHING. Writing first matters on SQLite: a transaction that read
     before writing could be refused the write lock; one that writes first simply waits for it."""
     dialect = session.get_bind().dialect.name
     insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
     statement = insert(IdempotencyKey).values(**row).on_conflict_do_nothing().returning(IdempotencyKey.key)
-    return session.execute(statement).first() is not None
+    return (await session.execute(statement)).first() is not None
 
 
-def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str, lease_seconds: float) -> Claim | Reply:
+async def claim(
+    sessions: async_sessionmaker[AsyncSession], *, scope: str, key: str, print_: str, lease_seconds: float
+) -> Claim | Reply:
     """Claim the key for this request, or return the response to replay."""
     lease = secrets.token_hex(16)
     now = utcnow()
-    with sessions() as session, session.begin():
-        if _insert_if_absent(
+    async with sessions() as session, session.begin():
+        if await _insert_if_absent(
             session,
             dict(
                 scope=scope,
@@ -116,7 +119,7 @@ def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
             ),
         ):
             return Claim(scope, key, lease)
-        found = session.get(IdempotencyKey, (scope, key))
+        found = await session.get(IdempotencyKey, (scope, key))
         if found is None:  # purged between the two statements: rare enough to ask for a retry
             raise KeyInUse("This key changed hands just now; retry in a moment.")
         if found.fingerprint != print_:
@@ -125,7 +128,7 @@ def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
             return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
         if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
             raise KeyInUse("The first request with this key has not finished; retry in a moment.")
-        taken = session.execute(
+        taken = await session.execute(
             update(IdempotencyKey)
             .where(
                 IdempotencyKey.scope == scope,
@@ -136,15 +139,15 @@ def claim(sessions: sessionmaker[Session], *, scope: str, key: str, print_: str,
             .values(lease=lease, locked_at=now)
             .execution_options(synchronize_session=False)
         )
-        if taken.rowcount != 1:
+        if taken.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
             raise KeyInUse("Another retry took this key over; retry in a moment.")
         return Claim(scope, key, lease)
 
 
-def release(sessions: sessionmaker[Session], held: Claim) -> None:
+async def release(sessions: async_sessionmaker[AsyncSession], held: Claim) -> None:
     """The work failed: free the key so a retry can run again (a completed key is kept)."""
-    with sessions() as session, session.begin():
-        session.execute(
+    async with sessions() as session, session.begin():
+        await session.execute(
             delete(IdempotencyKey).where(
                 IdempotencyKey.scope == held.scope,
                 IdempotencyKey.key == held.key,
@@ -154,10 +157,11 @@ def release(sessions: sessionmaker[Session], held: Claim) -> None:
         )
 
 
-def purge(session: Session, *, older_than: timedelta) -> int:
-    with session.begin():
-        result = session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - older_than))
-    return result.rowcount
+async def purge(sessions: async_sessionmaker[AsyncSession], *, older_than: timedelta) -> int:
+    async with sessions() as session, session.begin():
+        statement = delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - older_than)
+        result = await session.execute(statement)
+    return int(result.rowcount)  # type: ignore[attr-defined]  # a DELETE's result is a CursorResult
 
 
 def _aware(moment: datetime) -> datetime:

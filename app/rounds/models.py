@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ForeignKey, Integer, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, Table, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, JSONDocument, UTCDateTime
-from app.encounters.models import utcnow
+from app.db import Base, JSONDocument, UTCDateTime, utcnow
 
 
 class Round(Base):
@@ -27,4 +26,4 @@ class Round(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
-ROUNDS = Round.__table__  # for Core statements
+ROUNDS = cast(Table, Round.__table__)  # for Core statements (declarative types __table__ as a FromClause)

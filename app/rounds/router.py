@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response, status
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, Path, Response, status
 
-from app.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
-from app.concurrency import etag, not_modified, still_current
-from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
-from app.idempotency.deps import IdempotencyDep
+from app.access.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
+from app.access.idempotency import IdempotencyDep
+from app.deps import NOT_MODIFIED, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.etags import etag, not_modified, still_current
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
 from app.rounds import service
@@ -27,7 +26,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
     response_model=RoundRead,
     response_class=JSONDocumentResponse,
 )
-def resolve_next_round(
+async def resolve_next_round(
     encounter_id: str,
     round_in: RoundCreate,
     session: SessionDep,
@@ -36,14 +35,15 @@ def resolve_next_round(
     if_match: IfMatch = None,
 ) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    return service.resolve_next_round(
+    reply = await service.resolve_next_round(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         round_in=round_in,
         if_match=if_match,
         claim=claim,
-    ).response()
+    )
+    return reply.response()
 
 
 @router.get(
@@ -54,7 +54,7 @@ def resolve_next_round(
 )
 async def list_rounds(
     encounter_id: str,
-    request: Request,
+    database: DatabaseDep,
     principal: ReaderDep,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -62,7 +62,7 @@ async def list_rounds(
 ) -> Response:
     """The round history, oldest first. Its ETag is the encounter's."""
     documents, total, version = await service.list_rounds(
-        request.app.state.autocommit,
+        database,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         limit=limit,
@@ -82,11 +82,15 @@ async def list_rounds(
     responses={304: NOT_MODIFIED},
 )
 async def read_round(
-    encounter_id: str, number: RoundNumber, request: Request, principal: ReaderDep, if_none_match: IfNoneMatch = None
+    encounter_id: str,
+    number: RoundNumber,
+    database: DatabaseDep,
+    principal: ReaderDep,
+    if_none_match: IfNoneMatch = None,
 ) -> Response:
     """One stored round: the same document its POST returned. Its ETag is the encounter's."""
     document, version = await service.get_round(
-        request.app.state.autocommit, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
     )
     if still_current(if_none_match, version):
         return not_modified(version)
@@ -94,11 +98,11 @@ async def read_round(
 
 
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
-def undo_round(
+async def undo_round(
     encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
 ) -> Response:
     """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
-    version = service.undo_round(
+    version = await service.undo_round(
         session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
     )
     return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"ETag": etag(version)})
@@ -110,13 +114,14 @@ def undo_round(
     response_class=JSONDocumentResponse,
     dependencies=[Depends(limit_anonymous)],
 )
-async def resolve(body: ResolveRequest, request: Request, claim: IdempotencyDep) -> Response:
+async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: DatabaseDep) -> Response:
     """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
 
     Open to anyone (counted per address); with a key, counted against the key instead."""
     reply = service.resolve_stateless(body)  # CPU only, and short: no thread hop
     if claim is not None:
-        await run_in_threadpool(service.keep_reply, sessions=request.app.state.sessions, claim=claim, reply=reply)
+        async with database.sessions() as session:  # only with a key: without one, no database at all
+            await service.keep_reply(session=session, claim=claim, reply=reply)
     return reply.response()
 
 

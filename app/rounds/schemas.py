@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
 from app.encounters.schemas import CombatantFields, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
-from app.schemas import Id, Input, Name, bounded
+from app.schemas import Id, Input, JSONInt, Name, within
 
 
 class AttackAction(Input):
@@ -25,7 +26,10 @@ class AttackAction(Input):
 
     @property
     def target_list(self) -> list[str]:
-        return self.targets if self.targets is not None else [self.target]  # type: ignore[list-item]
+        if self.targets is not None:
+            return self.targets
+        assert self.target is not None  # the validator above requires one of the two
+        return [self.target]
 
 
 class FirstAidAction(Input):
@@ -36,7 +40,7 @@ class FirstAidAction(Input):
 class CustomAction(Input):
     type: Literal["custom"]
     name: Name
-    delay: bounded(bounds.DELAY)
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
 
 
 class NoAction(Input):
@@ -52,10 +56,13 @@ class DeclarationIn(Input):
         default=None, description="offensive, balanced or defensive (or a ruleset's own); none given: balanced."
     )
     action: Action = Field(default_factory=lambda: NoAction(type="none"))
-    technical_actions: bounded(bounds.TECHNICAL_ACTIONS) = 0
+    technical_actions: Annotated[JSONInt, within(bounds.TECHNICAL_ACTIONS)] = 0
 
 
-DieValue = bounded((-1000, 1000)) | Annotated[list[bounded((-1000, 1000))], Field(min_length=1, max_length=20)]
+DieValue = (
+    Annotated[JSONInt, within((-1000, 1000))]
+    | Annotated[list[Annotated[JSONInt, within((-1000, 1000))]], Field(min_length=1, max_length=20)]
+)
 Dice = Annotated[
     dict[Annotated[str, Field(max_length=100)], DieValue],
     Field(
@@ -64,9 +71,12 @@ Dice = Annotated[
         "<id>.damage.<k> (a list, one value per damage die). Missing dice are rolled from seed.",
     ),
 ]
-Seed = Annotated[bounded(SEED_BOUNDS), Field(description="Seed for the dice not given; omitted: the server picks.")]
+Seed = Annotated[
+    Annotated[JSONInt, within(SEED_BOUNDS)],
+    Field(description="Seed for the dice not given; omitted: the server picks."),
+]
 
-ROUND_EXAMPLE = {
+ROUND_EXAMPLE: JsonDict = {
     "declarations": [
         {"combatant": "ala", "stance": "offensive", "action": {"type": "attack", "targets": ["bolek"]}},
         {"combatant": "bolek", "stance": "defensive", "action": {"type": "attack", "target": "ala"}},
@@ -112,7 +122,7 @@ class ResolveRequest(RoundCreate):
         }
     )
 
-    round: bounded(bounds.ROUND) = 1
+    round: Annotated[JSONInt, within(bounds.ROUND)] = 1
     rules: RulesOverrides = {}
     combatants: Annotated[list[CombatantInRequest], Field(max_length=bounds.MAX_COMBATANTS)]
 

@@ -2,44 +2,54 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
-from app.db import AutocommitDatabase
-from app.encounters.models import COMBATANTS, ENCOUNTERS, Combatant, utcnow
-from app.encounters.service import ENCOUNTER_WITH_COMBATANTS, encounter_from_rows, load_owned
+from app.db import Database, utcnow
+from app.encounters import mapping as combatants_mapping
+from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.store import ENCOUNTER_WITH_COMBATANTS, claim_version, encounter_from_rows, load_owned
+from app.etags import check_if_match, etag
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, new_seed, resolve_round
+from app.resolver import model as rm
 from app.resolver.codec import result_to_json
+from app.resolver.dice import DiceSource
 from app.responses import Reply
 from app.rounds import mapping
-from app.rounds.models import ROUNDS, Round
+from app.rounds.models import ROUNDS
 from app.rounds.schemas import ResolveRequest, RoundCreate
+from app.transactions import retry_stale_snapshot, write_transaction
 
 
-def _resolve(number: int, combatants, round_in: RoundCreate, rules: dict[str, Any]) -> RoundResult:
+def _resolve(
+    number: int, combatants: Iterable[rm.Combatant], round_in: RoundCreate, rules: dict[str, Any]
+) -> RoundResult:
     state = RoundInput(
         number, tuple(combatants), tuple(mapping.declaration_from_schema(d) for d in round_in.declarations)
     )
     seed = new_seed() if round_in.seed is None else round_in.seed
-    return resolve_round(state, build_ruleset(rules), MixedDice(mapping.dice_from_schema(round_in.dice), seed))
+    # cast: the resolver's DiceSource declares a mutable `seed: int | None` that MixedDice narrows to int
+    # (a protocol attribute is invariant); the resolver's own typing is being made strict separately.
+    dice = cast(DiceSource, MixedDice(mapping.dice_from_schema(round_in.dice), seed))
+    return resolve_round(state, build_ruleset(rules), dice)
 
 
 UPDATE_STATE = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
-    .values({name: bindparam(name) for name in ("status", "blood", "weapon_ready", "wounds")})
+    .values({name: bindparam(name) for name in combatants_mapping.ROUND_CHANGES})
 )
 
 
 @retry_stale_snapshot
-def resolve_next_round(
+async def resolve_next_round(
     *,
-    session: Session,
+    session: AsyncSession,
     campaign_id: str,
     encounter_id: str,
     round_in: RoundCreate,
@@ -47,20 +57,21 @@ def resolve_next_round(
     claim: Claim | None = None,
 ) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
-    with write_transaction(session):
+    async with write_transaction(session):
         # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in,
         # one UPDATE, one INSERT and one executemany out.
         keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
-        encounter = encounter_from_rows(session.execute(ENCOUNTER_WITH_COMBATANTS, keys).all(), encounter_id)
+        rows = (await session.execute(ENCOUNTER_WITH_COMBATANTS, keys)).all()
+        encounter = encounter_from_rows(rows, encounter_id)
         check_if_match(if_match, encounter.version)
-        rows = encounter.combatants
         number = encounter.round + 1
-        before = [mapping.snapshot(r) for r in rows]
-        result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)
+        before = [combatants_mapping.snapshot(r) for r in encounter.combatants]
+        current = (combatants_mapping.combatant_from_row(r) for r in encounter.combatants)
+        result = _resolve(number, current, round_in, encounter.rules)
         document = result_to_json(result)
-        version = claim_version(session, encounter_id, encounter.version, round=number)
-        changes = [mapping.state_values(s) for s in result.combatants]
-        session.execute(
+        version = await claim_version(session, encounter_id, encounter.version, round=number)
+        changes = [combatants_mapping.state_values(s) for s in result.combatants]
+        await session.execute(
             insert(ROUNDS).values(
                 encounter_id=encounter_id,
                 number=number,
@@ -72,9 +83,9 @@ def resolve_next_round(
             )
         )
         if changes:
-            session.execute(UPDATE_STATE, [{"row_id": change.pop("id"), **change} for change in changes])
+            await session.execute(UPDATE_STATE, [{"row_id": change.pop("id"), **change} for change in changes])
         reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
-        record(session, claim, reply)
+        await record(session, claim, reply)
     return reply
 
 
@@ -106,7 +117,7 @@ ROUND_COUNT = select(
 
 
 async def list_rounds(
-    database: AutocommitDatabase, *, campaign_id: str, encounter_id: str, limit: int, offset: int
+    database: Database, *, campaign_id: str, encounter_id: str, limit: int, offset: int
 ) -> tuple[list[dict[str, Any]], int, int]:
     """Oldest first (a history reads forward): the page's documents, the number of rounds, the version."""
     keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
@@ -120,7 +131,7 @@ async def list_rounds(
 
 
 async def get_round(
-    database: AutocommitDatabase, *, campaign_id: str, encounter_id: str, number: int
+    database: Database, *, campaign_id: str, encounter_id: str, number: int
 ) -> tuple[dict[str, Any], int]:
     """One stored round's document and its encounter's version, in one statement."""
     keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
@@ -133,34 +144,37 @@ async def get_round(
 
 
 @retry_stale_snapshot
-def undo_round(*, session: Session, campaign_id: str, encounter_id: str, number: int, if_match: str | None) -> int:
+async def undo_round(
+    *, session: AsyncSession, campaign_id: str, encounter_id: str, number: int, if_match: str | None
+) -> int:
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
-    with write_transaction(session):
-        encounter = load_owned(session, encounter_id, campaign_id, if_match=if_match)
+    async with write_transaction(session):
+        encounter = await load_owned(session, encounter_id, campaign_id, if_match=if_match)
         if not 1 <= number <= encounter.round:
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         if number != encounter.round:
             raise NotLatestRound(
                 f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
             )
-        stored = session.scalars(select(Round).where(Round.encounter_id == encounter_id, Round.number == number)).one()
-        before = stored.state_before
-        version = claim_version(
+        this_round = (ROUNDS.c.encounter_id == encounter_id) & (ROUNDS.c.number == number)
+        before = (await session.execute(select(ROUNDS.c.state_before).where(this_round))).scalar_one()
+        version = await claim_version(
             session, encounter_id, encounter.version, round=number - 1, next_position=before["next_position"]
         )
-        session.execute(delete(Combatant).where(Combatant.encounter_id == encounter_id))
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id))
         if before["combatants"]:
-            session.execute(insert(Combatant), [{**c, "encounter_id": encounter_id} for c in before["combatants"]])
-        session.delete(stored)
+            restored = [{**c, "encounter_id": encounter_id} for c in before["combatants"]]
+            await session.execute(insert(COMBATANTS), restored)
+        await session.execute(delete(ROUNDS).where(this_round))
     return version
 
 
 def resolve_stateless(request: ResolveRequest) -> Reply:
-    combatants = (mapping.combatant_from_schema(c.id, c) for c in request.combatants)
+    combatants = (combatants_mapping.combatant_from_schema(c.id, c) for c in request.combatants)
     return Reply.json(200, result_to_json(_resolve(request.round, combatants, request, request.rules)))
 
 
-def keep_reply(*, sessions: sessionmaker[Session], claim: Claim, reply: Reply) -> None:
+async def keep_reply(*, session: AsyncSession, claim: Claim, reply: Reply) -> None:
     """A stateless answer changes nothing, so its key is the only thing to write."""
-    with sessions() as session, session.begin():
-        claim.complete(session, reply)
+    async with session.begin():
+        await claim.complete(session, reply)

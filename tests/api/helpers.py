@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi.testclient import TestClient
 
@@ -33,3 +33,20 @@ def assert_problem(response, status: int, type_suffix: str | None = None) -> dic
 
 def attack(actor: str, *targets: str, stance: str = "balanced") -> dict[str, Any]:
     return {"combatant": actor, "stance": stance, "action": {"type": "attack", "targets": list(targets)}}
+
+
+class Fight(NamedTuple):
+    url: str  # the encounter's
+    ids: list[str]  # its combatants', in order
+
+
+def start_fight(client: TestClient, **rules: Any) -> Fight:
+    """Three fighters who can last a dozen rounds: a wounded one, one with two attacks a round."""
+    encounter = create_encounter(
+        client,
+        fighter("Ala", vitality=30, armor=2),
+        fighter("Bolek", vitality=30, armor=2, weapon="mace", wounds=[{"class": "severe"}]),
+        fighter("Czarek", vitality=30, armor=2, weapon="dagger", attacks_per_round=2),
+        rules=rules,
+    )
+    return Fight(f"/v1/encounters/{encounter['id']}", [c["id"] for c in encounter["combatants"]])

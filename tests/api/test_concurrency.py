@@ -1,31 +1,37 @@
 """Two requests that change an encounter from the same state: exactly one wins, the other gets 409."""
 
-import threading
+import asyncio
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 
 import pytest
 
-from app import concurrency
+from app.encounters import store
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
+
+_waited: ContextVar[bool] = ContextVar("waited", default=False)  # each request runs in its own task context
 
 
 @pytest.fixture
 def lockstep(monkeypatch):
-    """Hold both requests after they have read the encounter, so they truly race for the write."""
-    barrier = threading.Barrier(2, timeout=10)
-    original = concurrency.claim_version
-    waited = threading.local()
+    """Hold both requests after they have read the encounter, so they truly race for the write.
 
-    def claim_after_both_read(*args, **kwargs):
-        if not getattr(waited, "done", False):  # only the first attempt of each request waits
-            waited.done = True
-            barrier.wait()
-        return original(*args, **kwargs)
+    Both requests run on the test client's one event loop, so the barrier is asyncio's; a request that
+    never arrives makes the other fail after the timeout instead of hanging the test."""
+    barrier = asyncio.Barrier(2)
+    original = store.claim_version
 
-    from app.encounters import service as encounters
+    async def claim_after_both_read(*args, **kwargs):
+        if not _waited.get():  # only the first attempt of each request waits
+            _waited.set(True)
+            async with asyncio.timeout(10):
+                await barrier.wait()
+        return await original(*args, **kwargs)
+
     from app.rounds import service as rounds
     monkeypatch.setattr(rounds, "claim_version", claim_after_both_read)
-    monkeypatch.setattr(encounters, "claim_version", claim_after_both_read)
+    monkeypatch.setattr(store, "claim_version", claim_after_both_read)
 
 
 def _race(client, *calls):
@@ -66,12 +72,13 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     original = rounds.encounter_from_rows
 
     def stale_encounter(*args, **kwargs):
-        found = original(*args, **kwargs)
-        found.round = 0  # pretend we read the state before round 1
-        return found
+        return dataclasses.replace(original(*args, **kwargs), round=0)  # as read before round 1
+
+    async def version_guard_skipped(*args, **kwargs):
+        return 99
 
     monkeypatch.setattr(rounds, "encounter_from_rows", stale_encounter)
-    monkeypatch.setattr(rounds, "claim_version", lambda *a, **k: 99)
+    monkeypatch.setattr(rounds, "claim_version", version_guard_skipped)
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 1

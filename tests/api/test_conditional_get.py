@@ -8,18 +8,17 @@ from tests.api.helpers import attack, create_encounter, fighter
 
 
 @pytest.fixture
-def fight(client):
-    encounter = create_encounter(client, fighter("Ala"), fighter("Ola"))
-    ala, ola = (c["id"] for c in encounter["combatants"])
-    url = f"/v1/encounters/{encounter['id']}"
+def fought(client, fight):
+    """The shared fight, one round in: (its url, its first combatant's id)."""
+    url, (ala, ola, _) = fight
     posted = client.post(f"{url}/rounds", json={"declarations": [attack(ala, ola)], "seed": 7})
     assert posted.status_code == 201
     return url, ala
 
 
 @pytest.mark.parametrize("path", ["", "/rounds/1"], ids=["encounter", "round"])
-def test_current_etag_gets_304_without_a_body(client, fight, path):
-    url, _ = fight
+def test_current_etag_gets_304_without_a_body(client, fought, path):
+    url, _ = fought
     first = client.get(url + path)
     assert first.status_code == 200
     tag = first.headers["etag"]
@@ -31,8 +30,8 @@ def test_current_etag_gets_304_without_a_body(client, fight, path):
 
 
 @pytest.mark.parametrize("path", ["", "/rounds/1"], ids=["encounter", "round"])
-def test_a_change_makes_the_etag_stale_and_the_get_answers_200(client, fight, path):
-    url, ala = fight
+def test_a_change_makes_the_etag_stale_and_the_get_answers_200(client, fought, path):
+    url, ala = fought
     old = client.get(url + path)
     renamed = client.patch(f"{url}/combatants/{ala}", json={"name": "Ala the Bold"})
     assert renamed.status_code == 200
@@ -43,8 +42,8 @@ def test_a_change_makes_the_etag_stale_and_the_get_answers_200(client, fight, pa
         assert fresh.content == old.content  # a stored round never changes; its ETag is the encounter's
 
 
-def test_if_none_match_does_not_hide_a_missing_encounter_or_round(client, fight):
-    url, _ = fight
+def test_if_none_match_does_not_hide_a_missing_encounter_or_round(client, fought):
+    url, _ = fought
     assert client.get(f"{url}/rounds/2", headers={"If-None-Match": "*"}).status_code == 404
     assert client.get("/v1/encounters/nope", headers={"If-None-Match": "*"}).status_code == 404
 

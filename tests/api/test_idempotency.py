@@ -4,18 +4,11 @@ from datetime import timedelta
 
 import pytest
 
-from app.encounters.models import utcnow
+from app.db import utcnow
 from app.idempotency import service as idempotency
 from app.idempotency.models import IdempotencyKey
 from app.idempotency.purge import purge_once
-from tests.api.helpers import assert_problem, attack, create_encounter, fighter
-
-
-@pytest.fixture
-def fight(client):
-    encounter = create_encounter(client, fighter("Ala"), fighter("Bolek"))
-    ids = [c["id"] for c in encounter["combatants"]]
-    return f"/v1/encounters/{encounter['id']}", ids
+from tests.api.helpers import assert_problem, attack, fighter
 
 
 def _round_body(ids):
@@ -44,7 +37,7 @@ def test_every_post_honours_the_key(client, fight):
         again = client.post(path, json=body, headers={"Idempotency-Key": f"k-{path}"})
         assert first.status_code in (200, 201) and again.content == first.content, path
     assert client.get("/v1/encounters").json()["total"] == 2
-    assert len(client.get(url).json()["combatants"]) == 3
+    assert len(client.get(url).json()["combatants"]) == 4
 
 
 def test_same_key_with_another_body_is_422(client, fight):
@@ -68,23 +61,23 @@ def _scope(client):
     return f"campaign:{client.get('/v1/campaign').json()['id']}"
 
 
-def _insert_key(client, key, fingerprint, locked_ago):
-    with client.app.state.sessions() as session, session.begin():
+def _insert_key(client, sessions, key, fingerprint, locked_ago):
+    with sessions() as session, session.begin():
         session.add(IdempotencyKey(scope=_scope(client), key=key, fingerprint=fingerprint, state="in_progress",
                                    lease="someone-else", locked_at=utcnow() - locked_ago,
                                    created_at=utcnow() - locked_ago))
 
 
-def test_retry_while_the_first_still_runs_is_409_and_a_dead_workers_key_is_taken_over(client, fight):
+def test_retry_while_the_first_still_runs_is_409_and_a_dead_workers_key_is_taken_over(client, fight, inspect_database):
     url, ids = fight
     body = b'{"declarations":[]}'
     print_ = idempotency.fingerprint("POST", f"{url}/rounds", body)
     headers = {"content-type": "application/json"}
-    _insert_key(client, "running", print_, timedelta(seconds=1))
+    _insert_key(client, inspect_database, "running", print_, timedelta(seconds=1))
     response = client.post(f"{url}/rounds", content=body, headers={**headers, "Idempotency-Key": "running"})
     assert_problem(response, 409, "idempotency-key-in-use")
     assert response.headers["retry-after"]
-    _insert_key(client, "orphaned", print_, timedelta(minutes=5))
+    _insert_key(client, inspect_database, "orphaned", print_, timedelta(minutes=5))
     taken = client.post(f"{url}/rounds", content=body, headers={**headers, "Idempotency-Key": "orphaned"})
     assert taken.status_code == 201
     assert client.get(f"{url}/rounds").json()["total"] == 1
@@ -108,12 +101,12 @@ def test_a_refused_request_frees_its_key(client, fight):
     assert good.status_code == 201
 
 
-def test_the_key_and_the_round_commit_together(client, fight, monkeypatch):
+def test_the_key_and_the_round_commit_together(client, fight, inspect_database, monkeypatch):
     url, ids = fight
     from app.rounds import service as rounds
 
-    def record_then_crash(session, claim, reply):
-        idempotency.record(session, claim, reply)
+    async def record_then_crash(session, claim, reply):
+        await idempotency.record(session, claim, reply)
         raise RuntimeError("crash before commit")
 
     monkeypatch.setattr(rounds, "record", record_then_crash)
@@ -121,17 +114,17 @@ def test_the_key_and_the_round_commit_together(client, fight, monkeypatch):
     assert_problem(crashed, 500)
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 0
-    with client.app.state.sessions() as session:
+    with inspect_database() as session:
         assert session.get(IdempotencyKey, (_scope(client), "k4")) is None
     assert client.post(f"{url}/rounds", json={"declarations": []},
                        headers={"Idempotency-Key": "k4"}).status_code == 201
 
 
-def test_keys_are_kept_a_day_then_purged(client, fight):
+def test_keys_are_kept_a_day_then_purged(client, fight, inspect_database):
     url, _ = fight
     client.post(f"{url}/rounds", json={"declarations": []}, headers={"Idempotency-Key": "fresh"})
-    _insert_key(client, "stale", "x" * 64, timedelta(hours=25))
-    assert purge_once(client.app) == 1
-    with client.app.state.sessions() as session:
+    _insert_key(client, inspect_database, "stale", "x" * 64, timedelta(hours=25))
+    assert client.portal.call(purge_once, client.app.state.database, client.app.state.settings) == 1
+    with inspect_database() as session:
         assert session.get(IdempotencyKey, (_scope(client), "fresh")) is not None
         assert session.get(IdempotencyKey, (_scope(client), "stale")) is None

@@ -3,19 +3,8 @@
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.api.helpers import assert_problem, attack, create_encounter, fighter
+from tests.api.helpers import assert_problem, attack, fighter, start_fight
 from tests.conftest import new_campaign_key
-
-
-def _fight(client, **rules):
-    encounter = create_encounter(
-        client,
-        fighter("Ala", vitality=30, armor=2),
-        fighter("Bolek", vitality=30, armor=2, weapon="mace", wounds=[{"class": "severe"}]),
-        fighter("Czarek", vitality=30, armor=2, weapon="dagger", attacks_per_round=2),
-        rules=rules,
-    )
-    return f"/v1/encounters/{encounter['id']}", [c["id"] for c in encounter["combatants"]]
 
 
 def _everyone_attacks(ids, state):
@@ -33,8 +22,8 @@ def _state(client, url):
     return {c["id"]: c for c in client.get(url).json()["combatants"]}
 
 
-def test_twelve_rounds_cross_a_turn_end(client):
-    url, ids = _fight(client)
+def test_twelve_rounds_cross_a_turn_end(client, fight):
+    url, ids = fight
     documents = []
     for number in range(1, 13):
         state = _state(client, url)
@@ -59,8 +48,8 @@ def test_twelve_rounds_cross_a_turn_end(client):
         assert {k: combatant[k] for k in final[cid]} == final[cid]
 
 
-def test_same_seed_and_declarations_replay_the_same_round(client):
-    url, ids = _fight(client)
+def test_same_seed_and_declarations_replay_the_same_round(client, fight):
+    url, ids = fight
     body = {"declarations": _everyone_attacks(ids, _state(client, url)), "seed": 99}
     first = client.post(f"{url}/rounds", json=body)
     assert client.delete(f"{url}/rounds/1").status_code == 204
@@ -72,15 +61,15 @@ def test_same_seed_and_declarations_replay_the_same_round(client):
         {k: v for k, v in first.json().items() if k != "seed"}, "the dice returned replay the round exactly"
 
 
-def test_a_seed_is_chosen_and_returned_when_none_is_sent(client):
-    url, ids = _fight(client)
+def test_a_seed_is_chosen_and_returned_when_none_is_sent(client, fight):
+    url, ids = fight
     document = client.post(f"{url}/rounds", json={"declarations": _everyone_attacks(ids, _state(client, url))}).json()
     assert isinstance(document["seed"], int) and 0 <= document["seed"] < 2**53
     assert set(document["dice"]) >= {f"{cid}.initiative.1" for cid in ids}
 
 
-def test_undo_restores_the_exact_state_and_bleeding_is_never_applied_twice(client):
-    url, ids = _fight(client)
+def test_undo_restores_the_exact_state_and_bleeding_is_never_applied_twice(client, fight):
+    url, ids = fight
     for number in range(1, 10):
         client.post(f"{url}/rounds", json={"declarations": [], "seed": number})
     before = client.get(url).json()
@@ -98,8 +87,8 @@ def test_undo_restores_the_exact_state_and_bleeding_is_never_applied_twice(clien
     assert _state(client, url)[ids[1]]["blood"] == 28, "bled once, not twice"
 
 
-def test_undo_returns_to_the_snapshot_taken_before_the_round(client):
-    url, ids = _fight(client)
+def test_undo_returns_to_the_snapshot_taken_before_the_round(client, fight):
+    url, ids = fight
     original = client.get(url).json()["combatants"]
     client.post(f"{url}/rounds", json={"declarations": [], "seed": 1})
     client.delete(f"{url}/combatants/{ids[0]}")
@@ -112,8 +101,8 @@ def test_undo_returns_to_the_snapshot_taken_before_the_round(client):
     assert client.get(url).json()["combatants"] == original  # edits between the rounds went with round 2's past
 
 
-def test_only_the_latest_round_can_be_undone(client):
-    url, _ = _fight(client)
+def test_only_the_latest_round_can_be_undone(client, fight):
+    url, _ = fight
     for number in (1, 2):
         client.post(f"{url}/rounds", json={"declarations": [], "seed": number})
     body = assert_problem(client.delete(f"{url}/rounds/1"), 409, "not-latest-round")
@@ -122,8 +111,8 @@ def test_only_the_latest_round_can_be_undone(client):
     assert client.get(url).json()["round"] == 2
 
 
-def test_refused_round_writes_nothing(client):
-    url, ids = _fight(client)
+def test_refused_round_writes_nothing(client, fight):
+    url, ids = fight
     before = client.get(url).json()
     bad_bodies = [
         {"declarations": [attack(ids[0], ids[0])]},  # attacks itself
@@ -153,7 +142,7 @@ def test_history_survives_a_restart(settings):
     with TestClient(create_app(settings)) as first:
         key = new_campaign_key(first)
         first.headers["Authorization"] = f"Bearer {key}"
-        url, ids = _fight(first)
+        url, ids = start_fight(first)
         posted = [first.post(f"{url}/rounds", json={"declarations": [], "seed": n}).content for n in (1, 2, 3)]
     with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as second:
         assert [second.get(f"{url}/rounds/{n}").content for n in (1, 2, 3)] == posted

@@ -1,4 +1,7 @@
-"""The Idempotency-Key dependency: claim before the work, replay a stored answer, release on failure."""
+"""The Idempotency-Key dependency: claim before the work, replay a stored answer, release on failure.
+
+It lives with access because a key's scope is the caller's: its campaign, or its address when anonymous.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,11 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Header, Request
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from app.auth import client_address, optional_principal
-from app.campaigns.service import Principal
+from app.access.auth import optional_principal
+from app.access.service import Principal
+from app.deps import DatabaseDep, SettingsDep, client_address
 from app.idempotency import service
 from app.idempotency.service import Claim
 from app.responses import Reply
@@ -35,6 +38,8 @@ def scope_of(request: Request, principal: Principal | None) -> str:
 async def idempotency(
     request: Request,
     principal: Annotated[Principal | None, Depends(optional_principal)],
+    settings: SettingsDep,
+    database: DatabaseDep,
     idempotency_key: Annotated[
         str | None,
         Header(
@@ -51,10 +56,8 @@ async def idempotency(
         return
     key = service.parse_key(idempotency_key)
     body = await request.body()
-    settings = request.app.state.settings
-    outcome = await run_in_threadpool(
-        service.claim,
-        request.app.state.sessions,
+    outcome = await service.claim(
+        database.sessions,
         scope=scope_of(request, principal),
         key=key,
         print_=service.fingerprint(request.method, request.url.path, body),
@@ -65,7 +68,7 @@ async def idempotency(
     try:
         yield outcome
     except BaseException:
-        await run_in_threadpool(service.release, request.app.state.sessions, outcome)
+        await service.release(database.sessions, outcome)
         raise
 
 

@@ -1,8 +1,9 @@
 """Who may call what: bearer credentials, roles and scopes, and per-key / per-address rate limits.
 
-Only optional_principal touches the database (one statement on the event loop on PostgreSQL, in the
-thread pool on SQLite); the scope checks are async on purpose: a sync dependency costs a hop to the
-thread pool on every request.
+Off the hot path: a rate limit is counted in memory or Redis (app/ratelimit), and a key or token is
+looked up in the database once and then kept in this worker's cache for credential_cache_seconds.
+Revoking or rotating evicts it here at once (forget_credentials); other workers drop it within the TTL.
+The scope checks are async on purpose: a sync dependency costs a hop to the thread pool on every request.
 
 - missing or bad credentials: 401 with `WWW-Authenticate: Bearer`;
 - another campaign's (or, for a scoped token, another encounter's) resources: 404, never revealing them;
@@ -15,12 +16,11 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from starlette.concurrency import run_in_threadpool
 
-from app.campaigns import service as campaigns
-from app.campaigns.service import Principal
+from app.access import service as campaigns
+from app.access.service import Principal
+from app.deps import CredentialCacheDep, DatabaseDep, LimiterDep, SettingsDep, client_address
 from app.problems import NotFound, ServiceError
-from app.ratelimit import service as ratelimit
 
 bearer = HTTPBearer(auto_error=False, description="A campaign key, or a viewer or player token of one encounter.")
 MINUTE, HOUR = 60, 3600
@@ -38,45 +38,39 @@ class Forbidden(ServiceError):
     status, type, title = 403, "forbidden", "Your credentials do not allow this"
 
 
-def client_address(request: Request) -> str:
-    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
-    return request.client.host if request.client else "unknown"
-
-
 async def optional_principal(
-    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    settings: SettingsDep,
+    limiter: LimiterDep,
+    cache: CredentialCacheDep,
+    database: DatabaseDep,
 ) -> Principal | None:
     """The caller, if it sent credentials (bad ones are a 401 even where none are needed)."""
     if credentials is None:
         if request.headers.get("authorization"):
             raise Unauthorized("Send credentials as Authorization: Bearer <key>.", error="invalid_request")
         return None
-    settings = request.app.state.settings
     secret_hash = campaigns.hash_secret(credentials.credentials)
-    bucket = f"key:{secret_hash[:40]}"  # the secret's hash: guessed keys are counted too
+    # Counted by the secret's hash before the lookup: guessed keys are counted too.
     limit = settings.rate_limit_per_key_per_minute
-    if not settings.is_sqlite:
-        principal = await ratelimit.count_and_authenticate(
-            request.app.state.autocommit, bucket=bucket, secret_hash=secret_hash, limit=limit, window_seconds=MINUTE
-        )
-    else:
-        principal = await run_in_threadpool(_count_and_authenticate_sqlite, request, bucket, secret_hash, limit)
-    if principal is None:
-        raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
+    await limiter.hit(bucket=f"key:{secret_hash[:40]}", limit=limit, window_seconds=MINUTE)
+    principal = cache.get(secret_hash)
+    if not isinstance(principal, Principal):
+        principal = await campaigns.authenticate(database, secret_hash)
+        if principal is None:
+            raise Unauthorized("This key or token is unknown or revoked.", error="invalid_token")
+        cache[secret_hash] = principal  # only found ones: a flood of guesses cannot push real keys out
     return principal
 
 
-def _count_and_authenticate_sqlite(request: Request, bucket: str, secret_hash: str, limit: int) -> Principal | None:
-    with request.app.state.sessions() as session, session.begin():
-        # Count first, then look up: a transaction that writes before it reads never finds its
-        # SQLite snapshot stale.
-        ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=MINUTE)
-        return campaigns.authenticate(session, secret_hash)
-
-
-def _count_by_address(request: Request, bucket: str, limit: int, window_seconds: int) -> None:
-    with request.app.state.sessions() as session, session.begin():
-        ratelimit.hit(session, bucket=bucket, limit=limit, window_seconds=window_seconds)
+def forget_credentials(
+    cache: CredentialCacheDep, *, credential_ids: frozenset[str] = frozenset(), encounter_id: str | None = None
+) -> None:
+    """Revoked (or deleted with their encounter): stop honouring them on this worker at once."""
+    for secret_hash, principal in list(cache.items()):
+        if principal.credential_id in credential_ids or (encounter_id and principal.encounter_id == encounter_id):
+            cache.pop(secret_hash, None)
 
 
 async def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
@@ -122,17 +116,20 @@ async def combatant_editor(
 
 
 async def limit_anonymous(
-    request: Request, principal: Annotated[Principal | None, Depends(optional_principal)]
+    request: Request,
+    principal: Annotated[Principal | None, Depends(optional_principal)],
+    settings: SettingsDep,
+    limiter: LimiterDep,
 ) -> None:
     """Calls without credentials are counted per client address (a call with a key counted already)."""
     if principal is None:
-        limit = request.app.state.settings.rate_limit_anonymous_per_minute
-        await run_in_threadpool(_count_by_address, request, f"ip:{client_address(request)}", limit, MINUTE)
+        limit = settings.rate_limit_anonymous_per_minute
+        await limiter.hit(bucket=f"ip:{client_address(request)}", limit=limit, window_seconds=MINUTE)
 
 
-async def limit_campaign_creation(request: Request) -> None:
-    limit = request.app.state.settings.campaigns_per_address_per_hour
-    await run_in_threadpool(_count_by_address, request, f"ip:{client_address(request)}:campaigns", limit, HOUR)
+async def limit_campaign_creation(request: Request, settings: SettingsDep, limiter: LimiterDep) -> None:
+    limit = settings.campaigns_per_address_per_hour
+    await limiter.hit(bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR)
 
 
 OwnerDep = Annotated[Principal, Depends(owner)]

@@ -7,8 +7,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, UTCDateTime
-from app.encounters.models import utcnow
+from app.db import Base, UTCDateTime, utcnow
 
 
 class Campaign(Base):
@@ -32,6 +31,7 @@ class Credential(Base):
     campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
     secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(String(16))  # owner | viewer | player
+    # The encounters table belongs to a domain above: named by string, never imported.
     encounter_id: Mapped[str | None] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
     combatant_id: Mapped[str | None] = mapped_column(String(36))
     label: Mapped[str | None] = mapped_column(String(100))

@@ -1,0 +1,69 @@
+"""HTTP for campaigns and their keys (an encounter's tokens are in app/encounters/tokens.py)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Response, status
+
+from app.access import service
+from app.access.auth import OwnerDep, forget_credentials, limit_campaign_creation
+from app.access.idempotency import IdempotencyDep
+from app.access.schemas import (
+    CampaignCreate,
+    CampaignCreated,
+    CampaignRead,
+    CredentialCreated,
+    CredentialRead,
+    KeyCreate,
+)
+from app.deps import CredentialCacheDep, SessionDep
+
+router = APIRouter(tags=["campaigns"])
+
+
+@router.post(
+    "/v1/campaigns",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CampaignCreated,
+    dependencies=[Depends(limit_campaign_creation)],
+)
+async def create_campaign(data: CampaignCreate, session: SessionDep, claim: IdempotencyDep) -> Response:
+    """Create a campaign and its first key. The key is shown **once**: keep it."""
+    return (await service.create(session=session, name=data.name, claim=claim)).response()
+
+
+@router.get("/v1/campaign", response_model=CampaignRead)
+async def read_campaign(session: SessionDep, principal: OwnerDep) -> CampaignRead:
+    """The campaign whose key is calling."""
+    return await service.get(session=session, principal=principal)
+
+
+@router.get("/v1/campaign/keys", response_model=list[CredentialRead])
+async def list_keys(session: SessionDep, principal: OwnerDep) -> list[CredentialRead]:
+    """Every key and token of the campaign (never their secrets)."""
+    return await service.list_credentials(session=session, principal=principal)
+
+
+@router.post("/v1/campaign/keys", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
+async def create_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep) -> Response:
+    """Another owner key (e.g. one per device); the secret is shown once."""
+    return (await service.create_key(session=session, principal=principal, label=data.label, claim=claim)).response()
+
+
+@router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
+async def rotate_key(
+    data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep, cache: CredentialCacheDep
+) -> Response:
+    """A new owner key, and the calling key revoked, in one step."""
+    reply = await service.create_key(
+        session=session, principal=principal, label=data.label, claim=claim, retire_caller=True
+    )
+    forget_credentials(cache, credential_ids=frozenset({principal.credential_id}))
+    return reply.response()
+
+
+@router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep, cache: CredentialCacheDep) -> Response:
+    """Revoke a key or token of the campaign (not its last owner key)."""
+    await service.revoke(session=session, principal=principal, credential_id=key_id)
+    forget_credentials(cache, credential_ids=frozenset({key_id}))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,49 @@
+"""An encounter's viewer and player tokens: the encounter and combatant are checked here (this domain
+knows them), the credential itself is issued by access."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.access import service as access
+from app.access.schemas import CredentialRead, TokenCreate
+from app.access.service import Principal
+from app.encounters import store
+from app.idempotency.service import Claim, record
+from app.problems import Unprocessable
+from app.responses import Reply
+
+
+async def create_token(
+    *, session: AsyncSession, principal: Principal, encounter_id: str, data: TokenCreate, claim: Claim | None = None
+) -> Reply:
+    async with session.begin():
+        encounter = await store.load_owned(session, encounter_id, principal.campaign_id)
+        if data.role == "player":
+            if data.combatant is None or all(row["id"] != data.combatant for row in encounter.combatants):
+                raise Unprocessable(
+                    "A player token names a combatant of this encounter (combatant).",
+                    errors=[{"in": "body", "pointer": "/combatant", "detail": "must be a combatant of this encounter"}],
+                )
+        elif data.combatant is not None:
+            raise Unprocessable(
+                "Only a player token is bound to a combatant.",
+                errors=[{"in": "body", "pointer": "/combatant", "detail": "only for role player"}],
+            )
+        token = access.issue(
+            session,
+            principal.campaign_id,
+            data.role,
+            encounter_id=encounter_id,
+            combatant_id=data.combatant,
+            label=data.label,
+        )
+        reply = Reply.json(201, token, location=f"/v1/encounters/{encounter_id}/tokens")
+        await record(session, claim, reply)
+    return reply
+
+
+async def list_tokens(*, session: AsyncSession, principal: Principal, encounter_id: str) -> list[CredentialRead]:
+    async with session.begin():
+        await store.load_owned(session, encounter_id, principal.campaign_id)  # 404 unless the campaign's
+    return await access.list_credentials(session=session, principal=principal, encounter_id=encounter_id)

@@ -1,0 +1,47 @@
+"""A combatant's fields are declared once, by the resolver's Combatant; every other copy must agree.
+
+The mappings derive their field lists from it; the table and the schemas are declared by hand (a
+column and a Pydantic field each need their own type and bounds), so this test fails when they drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from app.encounters.mapping import RESOLVER_FIELDS, ROUND_CHANGES, ROW_FIELDS
+from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.schemas import CombatantFields, CombatantRead, CombatantUpdate
+from app.encounters.store import ENCOUNTER_COLUMNS, EncounterRecord
+from app.resolver.codec import COMBATANT_FIELDS
+from app.resolver.model import CombatantState
+from app.rounds.schemas import CombatantInRequest, CombatantStateRead
+
+RESOLVER = set(RESOLVER_FIELDS)  # id, initiative, ..., wounds
+STORED = RESOLVER | {"name"}  # a stored combatant also has a display name
+
+
+def test_the_resolver_codec_knows_every_field():
+    assert set(COMBATANT_FIELDS) == RESOLVER
+
+
+def test_the_table_has_a_column_for_every_field():
+    assert set(COMBATANTS.c.keys()) == STORED | {"encounter_id", "position"}
+    assert set(ROW_FIELDS) | {"id", "encounter_id"} == set(COMBATANTS.c.keys())
+
+
+def test_every_schema_has_every_field():
+    assert set(CombatantFields.model_fields) | {"id"} == STORED
+    assert set(CombatantInRequest.model_fields) == STORED
+    assert set(CombatantUpdate.model_fields) == set(CombatantFields.model_fields)
+    assert set(CombatantRead.model_fields) == STORED | {"penalty"}
+
+
+def test_what_a_round_changes_is_the_resolver_state():
+    state = {f.name for f in fields(CombatantState)}
+    assert set(ROUND_CHANGES) | {"id", "penalty"} == state
+    assert set(CombatantStateRead.model_fields) == state
+
+
+def test_the_encounter_record_has_every_column():
+    assert set(ENCOUNTER_COLUMNS) == set(ENCOUNTERS.c.keys())
+    assert {f.name for f in fields(EncounterRecord)} == set(ENCOUNTERS.c.keys()) | {"combatants"}

@@ -2,8 +2,10 @@
 
 Each example is a whole encounter: 2..12 combatants with stats inside CONTRACT.md's bounds
 (mostly everyday values, now and then extreme ones), armory or inline weapons, carried wounds,
-mostly active, declarations that section 9 accepts (attack, first aid, custom, none), a random
-seed and a round 1..40 (so some end a turn and bleed).
+mostly active, declarations that section 9 accepts (attack, first aid, custom, none, continue, or none
+given), effects (some already over, some ending this round), long actions carried by the active ones,
+custom actions lasting several rounds and giving effects, a random seed and a round 1..40 (so some end
+a turn and bleed).
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ from hypothesis import strategies as st
 from app.resolver import (
     Attack,
     Combatant,
+    Continue,
     Custom,
     DamageDice,
     Declaration,
+    Effect,
+    EffectGiven,
     FirstAid,
     InlineWeapon,
+    LongAction,
     MixedDice,
     NoAction,
     RoundInput,
@@ -55,6 +61,15 @@ statuses = st.sampled_from(["active"] * 6 + ["unconscious", "dead"])
 ids = st.lists(st.text("abcxyz", min_size=1, max_size=3), min_size=2, max_size=12, unique=True)
 
 
+effect_modifiers = st.integers(-3, 3) | st.integers(-100, 100)
+effects = st.builds(
+    Effect, st.sampled_from(["blessed", "slowed", "poisoned"]), st.none() | st.text("pqr", min_size=1, max_size=3),
+    effect_modifiers, effect_modifiers, effect_modifiers, effect_modifiers, st.none() | st.integers(0, 45))
+effects_given = st.none() | st.builds(
+    EffectGiven, st.just("warded"), effect_modifiers, effect_modifiers, effect_modifiers, effect_modifiers,
+    st.none() | st.integers(1, 1000))
+
+
 @st.composite
 def combatants(draw, id: str) -> Combatant:
     vitality = draw(everyday_or_any((1, 20), 1, 1000))
@@ -73,32 +88,48 @@ def combatants(draw, id: str) -> Combatant:
         blood=draw(st.none() | st.integers(-vitality, vitality)),
         status=draw(statuses),
         wounds=tuple(draw(st.just([]) | st.lists(wounds, max_size=3))),
+        effects=tuple(draw(st.just([]) | st.lists(effects, max_size=4))),
     )
+
+
+@st.composite
+def long_actions(draw, everyone: list[str]) -> LongAction:
+    return LongAction("ward", draw(st.integers(0, 50)), draw(st.integers(1, 3) | st.integers(1, 99)),
+                      draw(st.none() | st.sampled_from(everyone)), draw(effects_given))
 
 
 @st.composite
 def declarations(draw, actor: Combatant, everyone: tuple[Combatant, ...]) -> Declaration:
     living = [c.id for c in everyone if c.status != "dead"]
     foes = [cid for cid in living if cid != actor.id]
-    kind = draw(st.sampled_from(["attack", "attack", "attack", "first_aid", "custom", "none"]))
+    kind = draw(st.sampled_from(["attack", "attack", "attack", "first_aid", "custom", "long", "none", "continue"]))
     if kind == "attack" and foes:
         action = Attack(tuple(draw(st.lists(st.sampled_from(foes), min_size=1, max_size=actor.attacks_per_round))))
     elif kind == "first_aid":
         action = FirstAid(draw(st.sampled_from(living)))  # the actor is active, so living is never empty
     elif kind == "custom":
         action = Custom("spell", draw(st.integers(0, 50)))
+    elif kind == "long":
+        action = Custom("ward", draw(st.integers(0, 50)), rounds=draw(st.integers(1, 3)),
+                        target=draw(st.none() | st.sampled_from(living)), effect=draw(effects_given))
+    elif kind == "continue" and actor.long_action is not None:
+        action = draw(st.sampled_from([Continue(), None]))  # None: a declaration without an action
     else:
         action = NoAction()
-    technical = 0 if isinstance(action, NoAction) else draw(st.just(0) | st.integers(0, 10))
+    technical = 0 if action is None or type(action) in (NoAction, Continue) else draw(st.just(0) | st.integers(0, 10))
     return Declaration(actor.id, action, draw(st.none() | st.sampled_from(sorted(RULES.stances))), technical)
 
 
 @st.composite
 def encounters(draw) -> RoundInput:
-    first, *others = draw(ids)
+    names = draw(ids)
+    first, *others = names
     leader = draw(combatants(first))
     # some are the leader's squad, with its stats: equal scores, hence shared ticks, become common
     everyone = (leader, *(replace(leader, id=cid) if draw(st.booleans()) else draw(combatants(cid)) for cid in others))
+    everyone = tuple(  # some of the active ones are in the middle of a long action
+        replace(c, long_action=draw(long_actions(names))) if c.status == "active" and not draw(st.integers(0, 3))
+        else c for c in everyone)
     declared = [
         draw(declarations(c, everyone)) for c in everyone if c.status == "active" and draw(st.integers(0, 5))
     ]
@@ -106,6 +137,13 @@ def encounters(draw) -> RoundInput:
 
 
 seeds = st.integers(0, 2**53 - 1)
+
+
+def continuing(state: RoundInput) -> list[Combatant]:
+    """Those that go on with the long action they carry: no declaration, no action, or continue."""
+    declared = {d.combatant: d for d in state.declarations}
+    return [c for c in state.combatants if c.long_action is not None and (
+        c.id not in declared or declared[c.id].action is None or isinstance(declared[c.id].action, Continue))]
 
 
 def weapon_of(c: Combatant) -> tuple[int, DamageDice]:
@@ -116,10 +154,12 @@ def weapon_of(c: Combatant) -> tuple[int, DamageDice]:
 
 
 def possible_dice(state: RoundInput) -> dict[str, tuple[int, int]]:
-    """Every die the declarations could roll: key -> (number of dice, sides)."""
+    """Every die the declarations and the long actions carried could roll: key -> (number of dice, sides)."""
     by_id = {c.id: c for c in state.combatants}
-    possible = {}
+    possible = {f"{c.id}.initiative.1": (1, RULES.delay_die) for c in continuing(state)}
     for d in state.declarations:
+        if d.combatant in possible:
+            continue
         if isinstance(d.action, Attack):
             _, damage = weapon_of(by_id[d.combatant])
             for k in range(1, by_id[d.combatant].attacks_per_round + 1):
@@ -186,13 +226,17 @@ def resolution_order(state: RoundInput, result) -> None:
 def attacks_in_sequence(state: RoundInput, result) -> None:
     """Attack k+1 of a combatant never precedes attack k; all attacks_per_round are made; none: no entry."""
     by_id = {c.id: c for c in state.combatants}
+    goes_on = {c.id for c in continuing(state)}
     for d in state.declarations:
         mine = [a for a in result.actions if a.actor == d.combatant]
-        expected = {"attack": by_id[d.combatant].attacks_per_round, "none": 0}.get(d.action.type, 1)
+        kind = "continue" if d.combatant in goes_on else getattr(d.action, "type", "none")
+        expected = {"attack": by_id[d.combatant].attacks_per_round, "none": 0}.get(kind, 1)
         assert [a.seq for a in mine] == list(range(1, expected + 1))
+        assert all(a.type == kind for a in mine)
         assert all(a.tick < b.tick and a.score > b.score for a, b in pairwise(mine))
         assert [a.technical_actions for a in mine[1:]] == [0] * len(mine[1:])  # paid once, in the first
-    assert {a.actor for a in result.actions} <= {d.combatant for d in state.declarations}
+    assert {a.actor for a in result.actions} <= {d.combatant for d in state.declarations} | goes_on
+    assert all(a.technical_actions == 0 for a in result.actions if a.type == "continue")
 
 
 def status_never_goes_back(state: RoundInput, result) -> None:
@@ -210,7 +254,7 @@ def nobody_acts_once_down(state: RoundInput, result) -> None:
     down, dead = went_down(state, result)
     for a in result.actions:
         assert (a.result == "actor_down") == (down[a.actor] < a.tick)
-        if a.result != "actor_down" and a.type != "custom":
+        if a.result != "actor_down" and a.type not in ("custom", "continue"):
             assert (a.result == "target_down") == (dead[a.target] < a.tick)
 
 
@@ -229,6 +273,50 @@ def blows_add_up(state: RoundInput, result) -> None:
     assert all(RANK.get(a.wound, -1) <= RANK.get(b.wound, -1) for a, b in pairwise(by_blow))
 
 
+def expired_effects_never_count(state: RoundInput, seed: int, result) -> None:
+    """The same round without the effects already over when it begins gives the same result."""
+    trimmed = tuple(
+        c if c.status == "dead" else replace(c, effects=tuple(
+            e for e in c.effects if e.until_round is None or e.until_round >= state.round))
+        for c in state.combatants)
+    assert resolve_round(replace(state, combatants=trimmed), RULES, SeededDice(seed)) == result
+
+
+def effects_only_from_completed_actions(state: RoundInput, result) -> None:
+    """An effect named "<round>:<actor>" appears once per custom or continue entry that is done, and never
+    for one in progress, interrupted, lost with its actor or its target; a broken long action is gone."""
+    made = f"{state.round}:"
+    given = [e.id for s in result.combatants for e in s.effects if e.id and e.id.startswith(made)]
+    done = [a for a in result.actions if a.type in ("custom", "continue") and a.result == "done"]
+    gives = {a.actor for a in done if _effect_of(state, a) is not None}
+    assert sorted(given) == sorted(f"{made}{actor}" for actor in gives)
+    after = {s.id: s for s in result.combatants}
+    for a in result.actions:
+        if a.result in ("interrupted", "actor_down", "done", "target_down") and a.type == "continue":
+            assert after[a.actor].long_action is None
+
+
+def _effect_of(state: RoundInput, entry) -> EffectGiven | None:
+    by_id = {c.id: c for c in state.combatants}
+    if entry.type == "continue":
+        return by_id[entry.actor].long_action.effect
+    declaration = next(d for d in state.declarations if d.combatant == entry.actor)
+    return declaration.action.effect
+
+
+def lasting_state_within_bounds(state: RoundInput, result) -> None:
+    """After the round: no effect of the living outlives its last round; a long action is carried only by the
+    active, with 1..99 rounds left; the dead keep their effects exactly."""
+    for before, after in zip(state.combatants, result.combatants):
+        if before.status == "dead":
+            assert after.effects == before.effects and after.long_action is None
+            continue
+        if after.status != "dead":
+            assert all(e.until_round is None or e.until_round > state.round for e in after.effects)
+        if after.long_action is not None:
+            assert after.status == "active" and 1 <= after.long_action.rounds_left <= 99
+
+
 @settings(PROPERTY, max_examples=150)
 @given(encounters(), seeds)
 def test_every_round_keeps_the_invariants(state, seed):
@@ -239,6 +327,9 @@ def test_every_round_keeps_the_invariants(state, seed):
     status_never_goes_back(state, result)
     nobody_acts_once_down(state, result)
     blows_add_up(state, result)
+    expired_effects_never_count(state, seed, result)
+    effects_only_from_completed_actions(state, result)
+    lasting_state_within_bounds(state, result)
 
 
 @st.composite

@@ -1,6 +1,7 @@
 """Typed dependency aliases: what a router, service or access check needs, said in its signature.
 
 The only module besides app/main.py that reads app.state (main.py puts each worker's shared objects there).
+Every dependency is async although none awaits: FastAPI runs a sync one in the thread pool, a hop per request.
 """
 
 from __future__ import annotations
@@ -17,22 +18,22 @@ from app.db import Database
 from app.ratelimit.limiter import RateLimiter
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_database(request: Request) -> Database:
+async def get_database(request: Request) -> Database:
     database: Database = request.app.state.database
     return database
 
 
-def get_limiter(request: Request) -> RateLimiter:
+async def get_limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.limiter
     return limiter
 
 
-def get_credential_cache(request: Request) -> TTLCache[str, Any]:
+async def get_credential_cache(request: Request) -> TTLCache[str, Any]:
     cache: TTLCache[str, Any] = request.app.state.credentials
     return cache
 

@@ -47,7 +47,16 @@ def serve(args: list[str], cwd: Path, env: dict[str, str], health: str) -> subpr
     raise SystemExit(f"{health} did not come up")
 
 
-def wrk(url: str, seconds: int, body: dict | None = None, headers: dict[str, str] | None = None) -> tuple[float, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far: on a shared machine, CPU per request is steadier than req/s."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(
+    url: str, seconds: int, body: dict | None = None, headers: dict[str, str] | None = None, pid: int = 0
+) -> tuple[float, float, float]:
+    """requests/s, p99 in ms, and ms of the server's CPU per request."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write('wrk.method = "%s"\n' % ("POST" if body is not None else "GET"))
         if body is not None:
@@ -55,6 +64,7 @@ def wrk(url: str, seconds: int, body: dict | None = None, headers: dict[str, str
             script.write('wrk.headers["Content-Type"] = "application/json"\n')
         for name, value in (headers or {}).items():
             script.write(f'wrk.headers["{name}"] = "{value}"\n')
+    cpu = cpu_seconds(pid)
     out = subprocess.run(["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency", "-s", script.name, url],
                          capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -63,7 +73,8 @@ def wrk(url: str, seconds: int, body: dict | None = None, headers: dict[str, str
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if non2xx:
         print(f"  warning: {non2xx.group(1)} non-2xx answers from {url}", file=sys.stderr)
-    return rate, p99_ms
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    return rate, p99_ms, (cpu_seconds(pid) - cpu) * 1000 / max(total, 1)
 
 
 def main() -> None:
@@ -99,25 +110,27 @@ def main() -> None:
         assert httpx.post(f"{url}/rounds", json=rounds_body, headers=auth).status_code == 201
         duels = [{"combatant": f"c{i}", "action": {"type": "attack", "target": f"c{(i + 1) % 10}"}} for i in range(10)]
         resolve_body = {"combatants": [{"id": f"c{i}", **FIGHTER} for i in range(10)], "declarations": duels, "seed": 1}
+        ours, theirs, seconds = service.pid, anchors.pid, options.seconds
         rows = [
-            ("POST /v1/resolve, 10 combatants", wrk(f"{base}/v1/resolve", options.seconds, resolve_body),
-             wrk(f"{anchor}/bare-echo", options.seconds, resolve_body)),
-            ("GET /v1/encounters/{id}", wrk(url, options.seconds, headers=auth),
-             wrk(f"{anchor}/bare-read/1", options.seconds)),
-            ("GET .../rounds/1", wrk(f"{url}/rounds/1", options.seconds, headers=auth),
-             wrk(f"{anchor}/bare-read/1", options.seconds)),
-            ("POST .../rounds, 3 combatants", wrk(f"{url}/rounds", options.seconds, rounds_body, auth),
-             wrk(f"{anchor}/bare-write/1", options.seconds, rounds_body)),
+            ("POST /v1/resolve, 10 combatants", wrk(f"{base}/v1/resolve", seconds, resolve_body, pid=ours),
+             wrk(f"{anchor}/bare-echo", seconds, resolve_body, pid=theirs)),
+            ("GET /v1/encounters/{id}", wrk(url, seconds, headers=auth, pid=ours),
+             wrk(f"{anchor}/bare-read/1", seconds, pid=theirs)),
+            ("GET .../rounds/1", wrk(f"{url}/rounds/1", seconds, headers=auth, pid=ours),
+             wrk(f"{anchor}/bare-read/1", seconds, pid=theirs)),
+            ("POST .../rounds, 3 combatants", wrk(f"{url}/rounds", seconds, rounds_body, auth, pid=ours),
+             wrk(f"{anchor}/bare-write/1", seconds, rounds_body, pid=theirs)),
         ]
     finally:
         service.terminate()
         anchors.terminate()
         service.wait()
         anchors.wait()
-    print("| endpoint | req/s | p99 ms | anchor req/s | ratio |")
-    print("|---|---:|---:|---:|---:|")
-    for name, (rate, p99), (anchor_rate, _) in rows:
-        print(f"| {name} | {rate:,.0f} | {p99:.0f} | {anchor_rate:,.0f} | {rate / anchor_rate:.2f} |")
+    print("| endpoint | req/s | p99 ms | CPU ms/req | anchor req/s | anchor CPU ms/req | ratio req/s | ratio CPU |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, (rate, p99, cpu), (anchor_rate, _, anchor_cpu) in rows:
+        print(f"| {name} | {rate:,.0f} | {p99:.0f} | {cpu:.2f} | {anchor_rate:,.0f} | {anchor_cpu:.2f} | "
+              f"{rate / anchor_rate:.2f} | {anchor_cpu / cpu:.2f} |")
 
 
 if __name__ == "__main__":

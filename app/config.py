@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,6 +35,13 @@ class Settings(BaseSettings):
     rate_limit_per_key_per_minute: int = 1200
     rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
     campaigns_per_address_per_hour: int = 10
+    # Observability (app/observability)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="Level of the JSON log lines; INFO writes one access line per request."
+    )
+    metrics_token: str | None = Field(
+        default=None, min_length=16, description="When set, GET /metrics needs Authorization: Bearer <token>."
+    )
 
     @property
     def is_sqlite(self) -> bool:

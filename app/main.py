@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from sqlalchemy import text
 
+from app.apidocs import install_docs
 from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
 from app.db import AutocommitDatabase, make_engine, make_sessionmaker
@@ -16,6 +17,7 @@ from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
+from app.observability import install_observability
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.rounds.router import router as rounds_router
@@ -43,7 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine.dispose()
         await app.state.autocommit.close()
 
-    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)  # install_docs serves them without a CDN
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
@@ -51,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
+    install_docs(app)
     app.include_router(campaigns_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
@@ -76,9 +80,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_origin_regex=settings.cors_origin_regex,
         allow_credentials=False,
         allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
-        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID"],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
         max_age=600,
     )
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # Last, so its middleware is outermost: every answer (a 413 and a CORS preflight too) is counted,
+    # logged and carries its request id.
+    install_observability(app, settings, pool_in_use=lambda: engine.pool.checkedout())
     return app

@@ -86,8 +86,9 @@ def install_docs(app: FastAPI) -> None:
     @app.get(RULES_PATH, include_in_schema=False)
     async def rules_page(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        page = RULES_PAGE.format(title=app.title, assets=root + ASSETS_PATH, root=root, rules=RULES_PATH,
-                                 body=rules_html())
+        page = RULES_PAGE.format(
+            title=app.title, assets=root + ASSETS_PATH, root=root, rules=RULES_PATH, body=rules_html()
+        )
         return HTMLResponse(page)
 
     @app.get(RULES_PATH + ".md", include_in_schema=False)

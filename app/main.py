@@ -45,8 +45,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine.dispose()
         await app.state.autocommit.close()
 
-    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
-                  docs_url=None, redoc_url=None)  # install_docs serves them without a CDN
+    app = FastAPI(
+        title="Dziedzictwo Cieni combat service",
+        version="1.0.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )  # install_docs serves them without a CDN
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)

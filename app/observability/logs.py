@@ -14,8 +14,21 @@ ACCESS_LOGGER = "app.access"
 _HANDLER_NAME = "combat-json"
 
 
-def json_handler(stream=None) -> logging.Handler:
-    handler = logging.StreamHandler(stream or sys.stdout)
+class StdoutHandler(logging.StreamHandler):
+    """Writes to whatever sys.stdout is when a line is written, not when the app was built (pytest's
+    capture and process supervisors swap it)."""
+
+    @property
+    def stream(self):
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
+def json_handler() -> logging.Handler:
+    handler = StdoutHandler()
     handler.set_name(_HANDLER_NAME)
     handler.addFilter(CorrelationIdFilter(default_value=None))
     handler.setFormatter(
@@ -28,10 +41,10 @@ def json_handler(stream=None) -> logging.Handler:
     return handler
 
 
-def configure_logging(level: str, stream=None) -> None:
+def configure_logging(level: str) -> None:
     """Send the service's loggers and uvicorn's through one JSON handler at `level`. Safe to call once
     per app (tests build many): a later call replaces the handler instead of doubling every line."""
-    handler = json_handler(stream)
+    handler = json_handler()
     app_logger = logging.getLogger("app")
     for old in [h for h in app_logger.handlers if h.get_name() == _HANDLER_NAME]:
         app_logger.removeHandler(old)

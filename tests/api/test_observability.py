@@ -66,7 +66,9 @@ def test_one_json_access_line_per_request_with_route_template_status_duration_an
     url, ala, bolek = two_fighters(client)
     capsys.readouterr()
     response = client.post(
-        f"{url}/rounds", json={"declarations": [attack(ala, bolek)], "seed": 3}, headers={"X-Request-ID": "round-one-1234"}
+        f"{url}/rounds",
+        json={"declarations": [attack(ala, bolek)], "seed": 3},
+        headers={"X-Request-ID": "round-one-1234"},
     )
     assert response.status_code == 201, response.text
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SQLITE_PATH = Path(__file__).resolve().parent.parent / "var" / "combat.db"
@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, min_length=16, description="When set, GET /metrics needs Authorization: Bearer <token>."
     )
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _no_token_when_empty(cls, value: object) -> object:
+        return value or None  # METRICS_TOKEN= (as compose passes an unset one) means no token
 
     @property
     def is_sqlite(self) -> bool:

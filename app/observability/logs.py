@@ -7,11 +7,14 @@ import sys
 
 from asgi_correlation_id import CorrelationIdFilter
 from prometheus_fastapi_instrumentator.metrics import Info
+from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
 ACCESS_LOGGER = "app.access"
 # uvicorn's access log stays off (`--no-access-log`): `app.access` replaces it, with the route template.
 _HANDLER_NAME = "combat-json"
+# The service's own loggers, and the request-id middleware's (it warns when it replaces an unsafe id)
+JSON_LOGGERS = ("app", "asgi_correlation_id")
 
 
 class StdoutHandler(logging.StreamHandler):
@@ -36,6 +39,7 @@ def json_handler() -> logging.Handler:
             ["levelname", "name", "message", "correlation_id"],
             rename_fields={"levelname": "level", "name": "logger", "correlation_id": "request_id"},
             timestamp="time",  # ISO 8601, UTC
+            reserved_attrs=[*RESERVED_ATTRS, "color_message"],  # uvicorn's ANSI-coloured copy of the message
         )
     )
     return handler
@@ -45,11 +49,12 @@ def configure_logging(level: str) -> None:
     """Send the service's loggers and uvicorn's through one JSON handler at `level`. Safe to call once
     per app (tests build many): a later call replaces the handler instead of doubling every line."""
     handler = json_handler()
-    app_logger = logging.getLogger("app")
-    for old in [h for h in app_logger.handlers if h.get_name() == _HANDLER_NAME]:
-        app_logger.removeHandler(old)
-    app_logger.addHandler(handler)
-    app_logger.setLevel(level.upper())
+    for name in JSON_LOGGERS:
+        logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if h.get_name() == _HANDLER_NAME]:
+            logger.removeHandler(old)
+        logger.addHandler(handler)
+        logger.setLevel(level.upper())
     # uvicorn set up its own text handler before it built the app; its lines ("uvicorn.error"
     # propagates to "uvicorn") now come out as JSON too.
     uvicorn_logger = logging.getLogger("uvicorn")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Header
+from fastapi.responses import PlainTextResponse
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_fastapi_instrumentator import Instrumentator, metrics
 from prometheus_fastapi_instrumentator.metrics import Info
@@ -104,6 +105,8 @@ def install_metrics(
         include_in_schema=True,
         tags=["health"],
         dependencies=[Depends(token_guard(metrics_token))],
+        response_class=PlainTextResponse,  # the Prometheus text format, documented as text/plain
+        responses={200: {"description": "The Prometheus text exposition format.", "content": {"text/plain": {}}}},
         summary="Prometheus metrics",
         description="Requests and latency by route template and status, rounds resolved, database "
         "connections in use, for this worker. With METRICS_TOKEN set, send it as a bearer token.",

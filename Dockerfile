@@ -1,4 +1,5 @@
-# The combat service: runs migrations, then the server. Non-root.
+# The combat service. Non-root. By itself it migrates, then serves; docker-compose.yml migrates once in
+# a separate container and runs the replicas with the serve-only command.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -10,10 +11,13 @@ RUN pip install . && useradd --system --uid 10001 --home-dir /srv combat && mkdi
 
 COPY alembic.ini ./
 COPY migrations ./migrations
+# The rules page (/docs/rules) is read from docs/rules.md beside the app package: uvicorn and alembic
+# import the app from /srv (--app-dir, prepend_sys_path), not from the installed copy.
+COPY docs ./docs
 
 USER combat
 EXPOSE 8000
 ENV WORKERS=2
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --workers ${WORKERS} --loop uvloop --http httptools --no-access-log"]
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:create_app --factory --app-dir /srv --host 0.0.0.0 --port 8000 --workers ${WORKERS} --loop uvloop --http httptools --no-access-log"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SQLITE_PATH = Path(__file__).resolve().parent.parent / "var" / "combat.db"
@@ -43,6 +44,18 @@ class Settings(BaseSettings):
     # stops working at once on the worker that did it, and within this many seconds on the others.
     credential_cache_seconds: float = 5.0
     credential_cache_size: int = 10_000
+    # Observability (app/observability)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="Level of the JSON log lines; INFO writes one access line per request."
+    )
+    metrics_token: str | None = Field(
+        default=None, min_length=16, description="When set, GET /metrics needs Authorization: Bearer <token>."
+    )
+
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _no_token_when_empty(cls, value: object) -> object:
+        return value or None  # METRICS_TOKEN= (as compose passes an unset one) means no token
 
     @property
     def is_sqlite(self) -> bool:

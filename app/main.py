@@ -12,11 +12,13 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app.access.idempotency import install_replay_handler
 from app.access.router import router as access_router
+from app.apidocs import install_docs
 from app.config import Settings, get_settings
 from app.db import Database
 from app.encounters.router import router as encounters_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
+from app.observability import install_observability
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
@@ -43,7 +45,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         purger.cancel()
         await database.dispose()
 
-    app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="Dziedzictwo Cieni combat service",
+        version="1.0.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )  # install_docs serves them without a CDN
     # What each worker shares between requests; reached only through app/deps.py's typed dependencies.
     app.state.settings = settings
     app.state.database = database
@@ -53,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_replay_handler(app)
     install_openapi(app)
     app.include_router(access_router)
+    install_docs(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
 
@@ -76,9 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_origin_regex=settings.cors_origin_regex,
         allow_credentials=False,
         allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
-        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID"],
+        expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
         max_age=600,
     )
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # Last, so its middleware is outermost: every answer (a 413 and a CORS preflight too) is counted,
+    # logged and carries its request id.
+    install_observability(app, settings, pool_in_use=lambda: database.engine.pool.checkedout())
     return app

@@ -131,6 +131,14 @@ def history_cost(url: str, fill: int = 999, samples: int = 50) -> dict[str, Any]
             "late_rounds": f"{fill + 1}..{fill + samples}"}
 
 
+def soak_script(workdir: Path, fixtures: dict[str, Any]) -> Path:
+    lists = [[r for e in half for r in (("POST", f"/v1/encounters/{e['id']}/rounds", round_body(e["combatants"])),
+                                        ("GET", f"/v1/encounters/{e['id']}", None),
+                                        ("GET", f"/v1/encounters/{e['id']}/rounds/1", None))]
+             for half in split(fixtures["encounters"], 2)]
+    return wrk_script(workdir / "soak.lua", lists, fixtures["headers"])
+
+
 def rss_over_time(service: Server, script: Path, seconds: float) -> dict[str, Any]:
     """RSS sampled while wrk runs a mix of POST round, GET encounter and GET round."""
     samples = []
@@ -235,14 +243,6 @@ def main() -> None:
     table = markdown(result)
     stem.with_suffix(".md").write_text(table)
     print(table + f"\nwritten: {stem.relative_to(ROOT)}.json and .md")
-
-
-def soak_script(workdir: Path, fixtures: dict[str, Any]) -> Path:
-    lists = [[r for e in half for r in (("POST", f"/v1/encounters/{e['id']}/rounds", round_body(e["combatants"])),
-                                        ("GET", f"/v1/encounters/{e['id']}", None),
-                                        ("GET", f"/v1/encounters/{e['id']}/rounds/1", None))]
-             for half in split(fixtures["encounters"], 2)]
-    return wrk_script(workdir / "soak.lua", lists, fixtures["headers"])
 
 
 if __name__ == "__main__":

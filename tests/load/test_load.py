@@ -3,13 +3,15 @@
 16 clients x 50 round requests over 4 encounters against 2 uvicorn workers; half of the requests
 are sent again with their Idempotency-Key. Invariants checked on the stored history:
 round numbers contiguous, none duplicated, every 201 in the history, history count == distinct 201s.
+Every client runs in an executor future whose result is taken, so an assertion in a client fails the test.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
-from collections import defaultdict
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
@@ -20,21 +22,28 @@ from tests.load.server import Server
 
 pytestmark = pytest.mark.slow
 CLIENTS, REQUESTS, ENCOUNTERS = 16, 50, 4
-HEADERS: dict[str, str] = {}  # the campaign key, once _setup made one
 LIMITS = {"RATE_LIMIT_PER_KEY_PER_MINUTE": "100000"}  # this test measures correctness, not the limiter
+# Distinct rounds acknowledged by a full run, of its 800 keys (the rest get 409s: 16 clients race on
+# 4 encounters). Three healthy runs per database on a 2-core machine under a load average of 9-13:
+# 523, 524, 560 on SQLite and 508, 510, 530 on PostgreSQL. Fewer than this means requests are failing
+# or being refused for some other reason (it was 80 before, a tenth of the requests).
+MIN_ACKNOWLEDGED = 450
+KILL_AFTER = 150  # answers before the SIGKILL: well inside the run, so requests are in flight
+KEY_IN_USE = "idempotency-key-in-use"  # the problem type while another request holds the key's lease
 
 
-def _setup(base: str, headers: dict) -> list[tuple[str, list[str]]]:
+def _setup(base: str) -> tuple[dict[str, str], list[tuple[str, list[str]]]]:
     key = httpx.post(f"{base}/v1/campaigns", json={"name": "load"}).json()["key"]["secret"]
-    headers["Authorization"] = f"Bearer {key}"
+    headers = {"Authorization": f"Bearer {key}"}
     encounters = []
     for n in range(ENCOUNTERS):
         body = {"name": f"load {n}", "combatants": [
             {"name": "Ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword"},
             {"name": "Bolek", "initiative": 18, "attack": 12, "defense": 5, "weapon": "spear"}]}
-        created = httpx.post(f"{base}/v1/encounters", json=body, headers=headers).json()
-        encounters.append((created["id"], [c["id"] for c in created["combatants"]]))
-    return encounters
+        created = httpx.post(f"{base}/v1/encounters", json=body, headers=headers)
+        assert created.status_code == 201, created.text
+        encounters.append((created.json()["id"], [c["id"] for c in created.json()["combatants"]]))
+    return headers, encounters
 
 
 def _round_body(ids: list[str]) -> dict:
@@ -48,23 +57,44 @@ def _round_body(ids: list[str]) -> dict:
 class Ledger:
     """What the clients were told: for each key, the 201 it got (if any)."""
 
-    def __init__(self):
+    def __init__(self, signal_after: int | None = None):
         self.lock = threading.Lock()
         self.created: dict[str, tuple[str, int, bytes]] = {}  # key -> (encounter, round, body)
-        self.statuses: dict[int, int] = defaultdict(int)
+        self.statuses: Counter[int] = Counter()
         self.unanswered: list[tuple[str, str, dict]] = []  # (key, encounter, body): connection lost
+        self.signal_after = signal_after
+        self.enough = threading.Event()  # set once signal_after answers have arrived
 
     def note(self, key: str, encounter: str, response: httpx.Response) -> None:
         with self.lock:
             self.statuses[response.status_code] += 1
+            if self.signal_after is not None and self.statuses.total() >= self.signal_after:
+                self.enough.set()
             if response.status_code == 201:
                 number = response.json()["round"]
                 earlier = self.created.setdefault(key, (encounter, number, response.content))
                 assert earlier[2] == response.content, "a retry returned another answer than the first"
 
 
-def _client_run(base: str, encounters, ledger: Ledger, client_no: int, stop: threading.Event) -> None:
-    with httpx.Client(base_url=base, timeout=10, headers=HEADERS) as http:
+def _post(http: httpx.Client, encounter: str, body: dict, key: str, ledger: Ledger) -> httpx.Response:
+    """POST a round; after a 503 (the service changed nothing) send it again when its Retry-After says,
+    as a client following the contract would. SQLite answers 503 when a write waits past its busy
+    timeout, which a machine loaded well beyond its cores does reach."""
+    deadline = time.monotonic() + 60
+    while True:
+        response = http.post(f"/v1/encounters/{encounter}/rounds", json=body, headers={"Idempotency-Key": key})
+        if response.status_code != 503:
+            return response
+        with ledger.lock:
+            ledger.statuses[503] += 1
+        assert time.monotonic() < deadline, f"503 for 60 s: {response.text}"
+        time.sleep(float(response.headers.get("Retry-After", "1")))  # what the service asked for
+
+
+def _client_run(base, headers, encounters, ledger: Ledger, client_no: int, stop: threading.Event) -> None:
+    # A generous timeout: on a machine loaded far beyond its cores (load average 29 seen) an SQLite write
+    # waited past 10 s, and a timed-out request counts as unanswered, which the first test forbids.
+    with httpx.Client(base_url=base, timeout=60, headers=headers) as http:
         for n in range(REQUESTS):
             if stop.is_set():
                 return
@@ -73,8 +103,7 @@ def _client_run(base: str, encounters, ledger: Ledger, client_no: int, stop: thr
             sends = 2 if n % 2 == 0 else 1  # half of the requests are retried with their key
             for _ in range(sends):
                 try:
-                    response = http.post(f"/v1/encounters/{encounter}/rounds", json=body,
-                                         headers={"Idempotency-Key": key})
+                    response = _post(http, encounter, body, key, ledger)
                 except httpx.TransportError:
                     with ledger.lock:
                         ledger.unanswered.append((key, encounter, body))
@@ -83,33 +112,48 @@ def _client_run(base: str, encounters, ledger: Ledger, client_no: int, stop: thr
                 ledger.note(key, encounter, response)
 
 
-def _check_history(base: str, encounters, ledger: Ledger, *, every_request_answered: bool = True) -> None:
+def _load(base, headers, encounters, ledger: Ledger, stop: threading.Event) -> None:
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        futures = [pool.submit(_client_run, base, headers, encounters, ledger, i, stop) for i in range(CLIENTS)]
+        for future in futures:
+            future.result()  # re-raises a client's assertion here
+
+
+def _history(http: httpx.Client, encounter: str) -> list[int]:
+    history, offset = [], 0
+    while True:
+        page = http.get(f"/v1/encounters/{encounter}/rounds", params={"limit": 100, "offset": offset}).json()
+        history += [d["round"] for d in page["items"]]
+        offset += 100
+        if offset >= page["total"]:
+            return history
+
+
+def _check_history(base, headers, encounters, ledger: Ledger, *, every_request_answered: bool = True) -> None:
     """With requests left unanswered (their server was killed), the history may hold rounds whose 201
     never arrived; once those are retried with their keys, the counts must agree exactly."""
-    get = httpx.Client(headers=HEADERS).get
-    acknowledged = defaultdict(set)
+    acknowledged: dict[str, set[int]] = {encounter: set() for encounter, _ in encounters}
     for encounter, number, _ in ledger.created.values():
         acknowledged[encounter].add(number)
-    for encounter, _ in encounters:
-        history, offset = [], 0
-        while True:
-            page = get(f"{base}/v1/encounters/{encounter}/rounds", params={"limit": 100, "offset": offset}).json()
-            history += [d["round"] for d in page["items"]]
-            offset += 100
-            if offset >= page["total"]:
-                break
-        assert history == list(range(1, len(history) + 1)), "round numbers contiguous, none duplicated"
-        assert acknowledged[encounter] <= set(history), "every acknowledged round is in the history"
-        if every_request_answered:
-            assert len(history) == len(acknowledged[encounter]), "history count equals the 201 count"
-        state = get(f"{base}/v1/encounters/{encounter}").json()
-        assert state["round"] == len(history)
+    with httpx.Client(base_url=base, headers=headers, timeout=10) as http:
+        for encounter, _ in encounters:
+            history = _history(http, encounter)
+            assert history == list(range(1, len(history) + 1)), "round numbers contiguous, none duplicated"
+            assert acknowledged[encounter] <= set(history), "every acknowledged round is in the history"
+            if every_request_answered:
+                assert len(history) == len(acknowledged[encounter]), "history count equals the 201 count"
+            assert http.get(f"/v1/encounters/{encounter}").json()["round"] == len(history)
 
 
-def _load(base: str, encounters, ledger: Ledger, stop: threading.Event) -> None:
-    with ThreadPoolExecutor(CLIENTS) as pool:
-        for future in [pool.submit(_client_run, base, encounters, ledger, i, stop) for i in range(CLIENTS)]:
-            future.result()
+def _retry_until_settled(http: httpx.Client, key: str, encounter: str, body: dict, ledger) -> httpx.Response:
+    """Resend a request the SIGKILL left unanswered; 409 key-in-use until the dead worker's lease lapses."""
+    deadline = time.monotonic() + 30
+    while True:
+        response = _post(http, encounter, body, key, ledger)
+        if response.status_code != 409 or not response.json()["type"].endswith(KEY_IN_USE):
+            return response
+        assert time.monotonic() < deadline, f"key {key} still in use 30 s after the kill"
+        time.sleep(0.05)  # polling interval: a lease lapses with time, nothing announces it
 
 
 @pytest.fixture
@@ -120,41 +164,38 @@ def server_url(database_url):
 
 def test_many_clients_two_workers(server_url):
     with Server(server_url, workers=2, **LIMITS) as server:
-        encounters = _setup(server.url, HEADERS)
+        headers, encounters = _setup(server.url)
         ledger = Ledger()
-        _load(server.url, encounters, ledger, threading.Event())
+        _load(server.url, headers, encounters, ledger, threading.Event())
         assert not ledger.unanswered
-        assert ledger.statuses[201] >= CLIENTS * REQUESTS // 10, dict(ledger.statuses)
-        _check_history(server.url, encounters, ledger)
+        assert len(ledger.created) >= MIN_ACKNOWLEDGED, dict(ledger.statuses)
+        _check_history(server.url, headers, encounters, ledger)
 
 
 def test_sigkill_under_load_loses_no_acknowledged_round(server_url):
     server = Server(server_url, workers=2, IDEMPOTENCY_LEASE_SECONDS="0.5", **LIMITS).start()
+    ledger, stop = Ledger(signal_after=KILL_AFTER), threading.Event()
     try:
-        encounters = _setup(server.url, HEADERS)
-        ledger, stop = Ledger(), threading.Event()
-        loader = threading.Thread(target=_load, args=(server.url, encounters, ledger, stop))
-        loader.start()
-        while sum(ledger.statuses.values()) < 150 and loader.is_alive():
-            threading.Event().wait(0.02)
-        server.kill()
-        stop.set()
-        loader.join(timeout=60)
+        headers, encounters = _setup(server.url)
+        with ThreadPoolExecutor(1) as runner:
+            load = runner.submit(_load, server.url, headers, encounters, ledger, stop)
+            load.add_done_callback(lambda _: ledger.enough.set())  # a load that fails early wakes us too
+            assert ledger.enough.wait(timeout=120), "no answers within 120 s"
+            assert not load.done(), f"the load ended before the kill: {load.exception() or dict(ledger.statuses)}"
+            server.kill()
+            stop.set()
+            load.result(timeout=120)  # the clients' assertions up to the kill fail the test here
     finally:
         server.kill()
+    assert ledger.unanswered, "the kill interrupted no request: it tested nothing"
 
     with Server(server_url, workers=2, **LIMITS) as restarted:
-        _check_history(restarted.url, encounters, ledger, every_request_answered=False)
+        _check_history(restarted.url, headers, encounters, ledger, every_request_answered=False)
         # A client that lost its connection retries with its key: it gets the round that was committed
         # for it, or its round is resolved now; either way exactly once.
-        threading.Event().wait(0.6)  # the dead workers' leases lapse
-        with httpx.Client(base_url=restarted.url, timeout=10, headers=HEADERS) as http:
+        with httpx.Client(base_url=restarted.url, timeout=10, headers=headers) as http:
             for key, encounter, body in ledger.unanswered:
-                for _ in range(20):
-                    response = http.post(f"/v1/encounters/{encounter}/rounds", json=body,
-                                         headers={"Idempotency-Key": key})
-                    if response.status_code != 409:
-                        break
+                response = _retry_until_settled(http, key, encounter, body, ledger)
                 assert response.status_code in (201, 409), response.text
                 ledger.note(key, encounter, response)
-        _check_history(restarted.url, encounters, ledger)
+        _check_history(restarted.url, headers, encounters, ledger)

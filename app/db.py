@@ -17,6 +17,7 @@ from sqlalchemy import JSON, DateTime, Dialect, Executable, MetaData, Row, TypeD
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import QueuePool
 
 from app.config import Settings
 
@@ -132,6 +133,11 @@ class Database:
     async def ping(self) -> None:
         async with self._autocommit.connect() as connection:
             await connection.execute(text("SELECT 1"))
+
+    def connections_in_use(self) -> int:
+        """Connections checked out of this worker's pool (for the metrics gauge)."""
+        pool = self.engine.pool
+        return pool.checkedout() if isinstance(pool, QueuePool) else 0
 
     async def dispose(self) -> None:
         await self.engine.dispose()

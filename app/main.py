@@ -93,5 +93,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     # Last, so its middleware is outermost: every answer (a 413 and a CORS preflight too) is counted,
     # logged and carries its request id.
-    install_observability(app, settings, pool_in_use=lambda: database.engine.pool.checkedout())
+    install_observability(app, settings, pool_in_use=database.connections_in_use)
     return app

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO
 
 from asgi_correlation_id import CorrelationIdFilter
 from prometheus_fastapi_instrumentator.metrics import Info
@@ -17,16 +18,16 @@ _HANDLER_NAME = "combat-json"
 JSON_LOGGERS = ("app", "asgi_correlation_id")
 
 
-class StdoutHandler(logging.StreamHandler):
+class StdoutHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever sys.stdout is when a line is written, not when the app was built (pytest's
     capture and process supervisors swap it)."""
 
     @property
-    def stream(self):
+    def stream(self) -> TextIO:
         return sys.stdout
 
     @stream.setter
-    def stream(self, _value) -> None:
+    def stream(self, _value: TextIO) -> None:
         pass
 
 

@@ -64,7 +64,7 @@ def pool_gauge(registry: CollectorRegistry, pool_in_use: Callable[[], int]) -> G
     return gauge
 
 
-def token_guard(token: str | None):
+def token_guard(token: str | None) -> Callable[..., None]:
     """A dependency for /metrics: with a token configured, the scraper must send it as a bearer."""
 
     def require_token(authorization: Annotated[str | None, Header(include_in_schema=False)] = None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from uuid import uuid4
 
@@ -43,7 +44,8 @@ def _echo_on_unexpected_errors(app: FastAPI) -> None:
         return
 
     async def with_request_id(request: Request, error: Exception) -> Response:
-        response = await handler(request, error)
+        answered = handler(request, error)
+        response: Response = await answered if inspect.isawaitable(answered) else answered
         request_id = current_request_id()
         if request_id and REQUEST_ID_HEADER not in response.headers:
             response.headers[REQUEST_ID_HEADER] = request_id

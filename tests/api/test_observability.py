@@ -160,8 +160,15 @@ def test_stateless_rounds_are_counted_apart(client):
 
 def test_the_pool_gauge_reads_the_engines_checked_out_connections(client):
     assert samples(client, "combat_db_pool_connections_in_use")[()] == 0
-    with client.app.state.engine.connect(), client.app.state.engine.connect():
+    engine = client.app.state.database.engine
+    held = [engine.connect(), engine.connect()]
+    for connection in held:  # checked out on the app's own event loop, as a request would
+        client.portal.call(connection.start)
+    try:
         assert samples(client, "combat_db_pool_connections_in_use")[()] == 2
+    finally:
+        for connection in held:
+            client.portal.call(connection.close)
     assert samples(client, "combat_db_pool_connections_in_use")[()] == 0
 
 

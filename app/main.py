@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
+from app.declarations.router import router as declarations_router
 from app.db import AutocommitDatabase, make_engine, make_sessionmaker
 from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(campaigns_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(declarations_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

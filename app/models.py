@@ -1,6 +1,7 @@
 """Every ORM model, imported in one place so Base.metadata knows all tables (Alembic, tests)."""
 
 from app.campaigns.models import Campaign, Credential  # noqa: F401
+from app.declarations.models import StagedDeclaration  # noqa: F401
 from app.encounters.models import Combatant, Encounter  # noqa: F401
 from app.idempotency.models import IdempotencyKey  # noqa: F401
 from app.ratelimit.models import RateCounter  # noqa: F401

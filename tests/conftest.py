@@ -17,7 +17,7 @@ from app.main import create_app
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "rate_counters", "credentials", "rounds", "combatants", "encounters",
+TABLES = ("idempotency_keys", "rate_counters", "credentials", "staged_declarations", "rounds", "combatants", "encounters",
           "campaigns")  # children first
 
 

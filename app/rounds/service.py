@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.concurrency import check_if_match, claim_version, etag, retry_stale_snapshot, write_transaction
 from app.db import AutocommitDatabase
+from app.declarations import service as declarations
 from app.encounters.models import COMBATANTS, ENCOUNTERS, Combatant, utcnow
 from app.encounters.service import ENCOUNTER_WITH_COMBATANTS, encounter_from_rows, load_owned
 from app.idempotency.service import Claim, record
@@ -53,12 +54,14 @@ def resolve_next_round(
         keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
         encounter = encounter_from_rows(session.execute(ENCOUNTER_WITH_COMBATANTS, keys).all(), encounter_id)
         check_if_match(if_match, encounter.version)
+        round_in, staged = declarations.take_staged(session, encounter, round_in)  # the body's win over staged ones
         rows = encounter.combatants
         number = encounter.round + 1
         before = [mapping.snapshot(r) for r in rows]
         result = _resolve(number, (mapping.combatant_from_row(r) for r in rows), round_in, encounter.rules)
         document = result_to_json(result)
         version = claim_version(session, encounter_id, encounter.version, round=number)
+        declarations.clear_staged(session, staged)  # used or overridden: every staged declaration goes
         changes = [mapping.state_values(s) for s in result.combatants]
         session.execute(
             insert(ROUNDS).values(

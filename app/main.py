@@ -11,8 +11,8 @@ from sqlalchemy import text
 
 from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
-from app.declarations.router import router as declarations_router
 from app.db import AutocommitDatabase, make_engine, make_sessionmaker
+from app.declarations.router import router as declarations_router
 from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever

@@ -17,8 +17,8 @@ from app.main import create_app
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "rate_counters", "credentials", "staged_declarations", "rounds", "combatants", "encounters",
-          "campaigns")  # children first
+TABLES = ("idempotency_keys", "rate_counters", "credentials", "staged_declarations", "rounds", "combatants",
+          "encounters", "campaigns")  # children first
 
 
 def ensure_postgres_database(url: str) -> None:

@@ -114,7 +114,9 @@ def _issues(
     cid = declaration.combatant
     foreign = [key for key in dice if not key.startswith(f"{cid}.")]
     if foreign:
-        return [("body", pointer(("dice", key)), f"names a roll of another combatant; only {cid}.… keys") for key in foreign]
+        return [
+            ("body", pointer(("dice", key)), f"names a roll of another combatant; only {cid}.… keys") for key in foreign
+        ]
     state = RoundInput(
         encounter.round + 1,
         tuple(mapping.combatant_from_row(row) for row in encounter.combatants),
@@ -200,9 +202,7 @@ def withdraw(*, session: Session, campaign_id: str, encounter_id: str, combatant
 
 
 STAGED_IN_ORDER = (
-    select(STAGED)
-    .join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id)
-    .order_by(COMBATANTS.c.position)
+    select(STAGED).join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id).order_by(COMBATANTS.c.position)
 )
 
 
@@ -254,7 +254,10 @@ def take_staged(session: Session, encounter: SimpleNamespace, round_in: RoundCre
         staged_dice.update(row.dice)
     merged = round_in.model_copy(
         update={
-            "declarations": [*round_in.declarations, *(_declaration(row.combatant_id, row.declaration) for row in used)],
+            "declarations": [
+                *round_in.declarations,
+                *(_declaration(row.combatant_id, row.declaration) for row in used),
+            ],
             "dice": {**staged_dice, **round_in.dice},
         }
     )

@@ -231,7 +231,8 @@ def test_removing_a_combatant_removes_its_declaration_and_stale_ones_are_named(c
     assert client.get(f"{table.url}/rounds").json()["total"] == 0
     assert len(_staged(client, table)["declarations"]) == 1  # nothing changed
     # the body overriding it is enough
-    assert client.post(f"{table.url}/rounds", json={"declarations": [attack(table.ala, table.bolek)]}).status_code == 201
+    overriding = {"declarations": [attack(table.ala, table.bolek)]}
+    assert client.post(f"{table.url}/rounds", json=overriding).status_code == 201
 
 
 def test_undo_clears_declarations_staged_against_the_state_it_discards(client, table):

@@ -15,6 +15,7 @@ from app.access.router import router as access_router
 from app.apidocs import install_docs
 from app.config import Settings, get_settings
 from app.db import Database
+from app.declarations.router import router as declarations_router
 from app.encounters.router import router as encounters_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(declarations_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

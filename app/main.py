@@ -13,6 +13,8 @@ from app.campaigns.router import router as campaigns_router
 from app.config import Settings, get_settings
 from app.db import AutocommitDatabase, make_engine, make_sessionmaker
 from app.encounters.router import router as encounters_router
+from app.events.hub import EventHub
+from app.events.router import router as events_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
@@ -38,7 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         await app.state.autocommit.open()
         purger = asyncio.create_task(purge_idempotency_keys_forever(app))
+        await app.state.events.start()
         yield
+        await app.state.events.stop()
         purger.cancel()
         engine.dispose()
         await app.state.autocommit.close()
@@ -48,12 +52,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
     app.state.autocommit = AutocommitDatabase(settings, engine)
+    app.state.events = EventHub(settings, app.state.autocommit)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
     app.include_router(campaigns_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(events_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -18,6 +18,8 @@ from app.encounters.schemas import (
     EncounterUpdate,
 )
 from app.encounters.views import combatant_read, encounter_read
+from app.events.changes import Change, version_of
+from app.events.deps import HubDep
 from app.idempotency.deps import IdempotencyDep
 from app.schemas import Page
 
@@ -66,20 +68,23 @@ def update_encounter(
     session: SessionDep,
     principal: EncounterOwnerDep,
     response: Response,
+    events: HubDep,
     if_match: IfMatch = None,
 ) -> EncounterRead:
     encounter = service.update(
         session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, data=data, if_match=if_match
     )
+    events.publish_from_thread(Change.of_encounter(encounter_id, encounter.version))  # after the commit
     response.headers["ETag"] = etag(encounter.version)
     return encounter_read(encounter)
 
 
 @router.delete("/{encounter_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_encounter(
-    encounter_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+    encounter_id: str, session: SessionDep, principal: EncounterOwnerDep, events: HubDep, if_match: IfMatch = None
 ) -> Response:
     service.delete(session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match)
+    events.publish_from_thread(Change.of_encounter(encounter_id))  # gone: its streams end
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -90,16 +95,19 @@ def add_combatant(
     session: SessionDep,
     principal: EncounterOwnerDep,
     claim: IdempotencyDep,
+    events: HubDep,
     if_match: IfMatch = None,
 ) -> Response:
-    return service.add_combatant(
+    reply = service.add_combatant(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         data=data,
         if_match=if_match,
         claim=claim,
-    ).response()
+    )
+    events.publish_from_thread(Change.of_encounter(encounter_id, version_of(reply)))  # after the commit
+    return reply.response()
 
 
 @router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
@@ -121,6 +129,7 @@ def update_combatant(
     session: SessionDep,
     principal: CombatantEditorDep,
     response: Response,
+    events: HubDep,
     if_match: IfMatch = None,
 ) -> CombatantRead:
     """Change a combatant between rounds. A player token may change its own name, weapon and weapon_ready."""
@@ -134,13 +143,19 @@ def update_combatant(
         data=data,
         if_match=if_match,
     )
+    events.publish_from_thread(Change.of_encounter(encounter_id, version))  # after the commit
     response.headers["ETag"] = etag(version)
     return combatant_read(row)
 
 
 @router.delete("/{encounter_id}/combatants/{combatant_id}", status_code=status.HTTP_204_NO_CONTENT)
 def remove_combatant(
-    encounter_id: str, combatant_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+    encounter_id: str,
+    combatant_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    events: HubDep,
+    if_match: IfMatch = None,
 ) -> Response:
     service.remove_combatant(
         session=session,
@@ -149,4 +164,5 @@ def remove_combatant(
         combatant_id=combatant_id,
         if_match=if_match,
     )
+    events.publish_from_thread(Change.of_encounter(encounter_id))  # after the commit; each worker reads the version
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from app.responses import Reply
+
 KINDS = ("round", "undo", "encounter", "declaration")
 VERSIONED = ("round", "undo", "encounter")  # kinds whose change bumped the encounter's version
 
@@ -54,3 +56,13 @@ class Change:
     def from_payload(cls, payload: str | bytes) -> Change:
         fields: dict[str, Any] = orjson.loads(payload)
         return cls(**fields)
+
+
+def version_of(reply: Reply) -> int:
+    """The encounter's version a stored reply announced in its ETag ('"7"')."""
+    return int(reply.headers["etag"].strip('"'))
+
+
+def round_change(encounter_id: str, reply: Reply) -> Change:
+    """The change a resolved round's reply (201, ETag, Location …/rounds/{n}) stands for."""
+    return Change.of_round(encounter_id, int(reply.headers["location"].rsplit("/", 1)[1]), version_of(reply))

@@ -62,6 +62,6 @@ async def stream_events(
         ping=settings.events_keepalive_seconds,
         send_timeout=settings.events_send_timeout_seconds,
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},  # no proxy may buffer it
-        # The stream's own cleanup runs only if it started (a HEAD request never starts it).
+        # The stream's own cleanup runs only if it started (a client gone before the first byte never starts it).
         background=BackgroundTask(hub.unsubscribe, subscription),
     )

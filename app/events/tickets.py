@@ -38,7 +38,11 @@ ISSUE = (
     .returning(STREAM_TICKETS.c.expires_at)
 )
 # Tickets are short-lived: whoever issues one also clears the expired ones (an index on expires_at).
-PURGE = delete(STREAM_TICKETS).where(STREAM_TICKETS.c.expires_at <= bindparam("now")).returning(STREAM_TICKETS.c.secret_hash)
+PURGE = (
+    delete(STREAM_TICKETS)
+    .where(STREAM_TICKETS.c.expires_at <= bindparam("now"))
+    .returning(STREAM_TICKETS.c.secret_hash)
+)
 REDEEM = (
     delete(STREAM_TICKETS)
     .where(
@@ -49,7 +53,11 @@ REDEEM = (
     .returning(STREAM_TICKETS.c.credential_id)
 )
 ACTIVE_CREDENTIAL = select(
-    CREDENTIALS.c.id, CREDENTIALS.c.campaign_id, CREDENTIALS.c.role, CREDENTIALS.c.encounter_id, CREDENTIALS.c.combatant_id
+    CREDENTIALS.c.id,
+    CREDENTIALS.c.campaign_id,
+    CREDENTIALS.c.role,
+    CREDENTIALS.c.encounter_id,
+    CREDENTIALS.c.combatant_id,
 ).where(CREDENTIALS.c.id == bindparam("credential_id"), CREDENTIALS.c.revoked_at.is_(None))
 
 
@@ -77,7 +85,9 @@ async def issue(database: AutocommitDatabase, *, principal: Principal, encounter
 async def redeem(database: AutocommitDatabase, *, ticket: str, encounter_id: str) -> Principal:
     """The principal the ticket stands for; 401 when it is unknown, used, expired, for another encounter,
     or its credential was revoked."""
-    used = await database.rows(REDEEM, {"secret_hash": hash_secret(ticket), "encounter_id": encounter_id, "now": _now()})
+    used = await database.rows(
+        REDEEM, {"secret_hash": hash_secret(ticket), "encounter_id": encounter_id, "now": _now()}
+    )
     if not used:
         raise TicketRefused("This stream ticket is unknown, used, expired or for another encounter; ask for a new one.")
     found = await database.rows(ACTIVE_CREDENTIAL, {"credential_id": used[0].credential_id})

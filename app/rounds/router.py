@@ -10,6 +10,8 @@ from starlette.concurrency import run_in_threadpool
 from app.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
 from app.concurrency import etag, not_modified, still_current
 from app.deps import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.events.changes import Change, round_change
+from app.events.deps import HubDep
 from app.idempotency.deps import IdempotencyDep
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
@@ -33,17 +35,20 @@ def resolve_next_round(
     session: SessionDep,
     principal: EncounterOwnerDep,
     claim: IdempotencyDep,
+    events: HubDep,
     if_match: IfMatch = None,
 ) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    return service.resolve_next_round(
+    reply = service.resolve_next_round(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         round_in=round_in,
         if_match=if_match,
         claim=claim,
-    ).response()
+    )
+    events.publish_from_thread(round_change(encounter_id, reply))  # after the commit
+    return reply.response()
 
 
 @router.get(
@@ -95,12 +100,18 @@ async def read_round(
 
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
 def undo_round(
-    encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+    encounter_id: str,
+    number: RoundNumber,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    events: HubDep,
+    if_match: IfMatch = None,
 ) -> Response:
     """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
     version = service.undo_round(
         session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
     )
+    events.publish_from_thread(Change.of_undo(encounter_id, number, version))  # after the commit
     return Response(status_code=status.HTTP_204_NO_CONTENT, headers={"ETag": etag(version)})
 
 

@@ -127,7 +127,7 @@ def test_who_may_follow_an_encounter(served, world, role, status):
         ticket = client.post(f"{url}/stream-tickets")
         assert ticket.status_code == (201 if status == 200 else status), ticket.text
         missing = client.get("/v1/encounters/no-such-encounter/events")
-        assert missing.status_code == (404 if role == "owner" else missing.status_code)
+        assert missing.status_code == (401 if role in ("none", "wrong") else 404)
 
 
 def test_owner_of_no_such_encounter_gets_404(served, world):

@@ -83,8 +83,11 @@ class EventHub:
             self._enqueue(change)
 
     def publish_from_thread(self, change: Change) -> None:
-        """publish() for synchronous endpoints (they run in anyio's worker threads)."""
-        anyio.from_thread.run(self.publish, change)
+        """publish() for synchronous endpoints (they run in anyio's worker threads). Never raises either."""
+        try:
+            anyio.from_thread.run(self.publish, change)
+        except Exception:  # noqa: BLE001 (not in a worker thread, or the loop is closing: the change stands)
+            log.warning("could not publish %s", change, exc_info=True)
 
     # -- subscribing
 

@@ -249,8 +249,8 @@ async def fanout(subscribers: int, rounds: int) -> None:
         cpu_per_round = (server.cpu_seconds() - cpu_before) / rounds
         print(f"fanout (SQLite, 1 worker, {subscribers} subscribers, {rounds} rounds): {measured(sent, answered)}; "
               f"POST round median {statistics.median(posts) * 1000:.1f} ms; "
-              f"server CPU per round (the POST and {subscribers} deliveries) {cpu_per_round * 1000:.0f} ms; server RSS with all open "
-              f"{rss_open / 1024:.0f} MiB")  # fmt: skip
+              f"server CPU per round (the POST and {subscribers} deliveries) {cpu_per_round * 1000:.0f} ms; "
+              f"server RSS with all open {rss_open / 1024:.0f} MiB")  # fmt: skip
         for stream in streams:
             stream.close()
         await asyncio.gather(*tasks, return_exceptions=True)

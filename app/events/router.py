@@ -18,7 +18,8 @@ router = APIRouter(prefix="/v1/encounters/{encounter_id}", tags=["events"])
 STREAM_DESCRIPTION = """`text/event-stream`. Each event has `event:`, `id:` (the encounter's version after the change)
 and one JSON `data:` line: `sync` (first on every connection, and whenever you may have missed something:
 re-read the encounter), `round` (the round document), `undo`, `encounter`, `declaration`. A comment line
-keeps an idle stream open."""
+keeps an idle stream open. A ticket is used up by the first connection: when an EventSource opened with one
+reports an error, ask for a new ticket and open a new EventSource (its own retry would reuse the old one)."""
 
 
 class StreamTicketRead(BaseModel):

@@ -15,6 +15,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy import update as update_statement
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.changefeed import Change, announce
 from app.db import utcnow
 from app.encounters import store, views
 from app.encounters.mapping import combatant_from_schema, row_values, snapshot
@@ -141,6 +142,7 @@ async def update(
             changes["rules"] = data.rules
         changes["updated_at"] = utcnow()
         version = await store.claim_version(session, encounter_id, encounter.version, **changes)
+        await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
     return dataclasses.replace(encounter, version=version, **changes)
 
 
@@ -150,6 +152,7 @@ async def delete_encounter(*, session: AsyncSession, campaign_id: str, encounter
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(delete(ENCOUNTERS).where(ENCOUNTERS.c.id == encounter_id))  # combatants cascade
+        await announce(session, Change.of_encounter(encounter_id))  # no version: gone, its streams end
 
 
 @retry_stale_snapshot
@@ -178,6 +181,7 @@ async def add_combatant(
             location=f"/v1/encounters/{encounter_id}/combatants/{row['id']}",
         )
         await record(session, claim, reply)
+        await announce(session, Change.of_encounter(encounter_id, version))
     return reply
 
 
@@ -204,6 +208,7 @@ async def update_combatant(
         values = _checked_combatant_values(merged, build_ruleset(encounter.rules))
         version = await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))
+        await announce(session, Change.of_encounter(encounter_id, version))
     return {**row, **values}, version
 
 
@@ -214,5 +219,6 @@ async def remove_combatant(
     async with write_transaction(session):
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         find_combatant(encounter, combatant_id)
-        await store.claim_version(session, encounter_id, encounter.version)
-        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))
+        version = await store.claim_version(session, encounter_id, encounter.version)
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # its staged one too
+        await announce(session, Change.of_encounter(encounter_id, version))

@@ -68,26 +68,32 @@ def _now() -> datetime:
 async def issue(database: Database, *, principal: Principal, encounter_id: str) -> tuple[str, datetime]:
     """A new ticket for this principal and encounter (the caller checked it may read it): (secret, expires_at)."""
     now = _now()
-    await database.rows(PURGE, {"now": now})
     secret = PREFIX + secrets.token_urlsafe(32)  # 256 random bits: a fast hash is enough, as for keys
-    rows = await database.rows(
-        ISSUE,
-        {
-            "secret_hash": hash_secret(secret),
-            "credential_id": principal.credential_id,
-            "encounter_id": encounter_id,
-            "expires_at": now + LIFETIME,
-        },
-    )
-    return secret, rows[0].expires_at
+    # Writes: a transaction of their own (Database.rows is for reads; on SQLite it would not keep them).
+    async with database.engine.begin() as connection:
+        await connection.execute(PURGE, {"now": now})
+        issued = await connection.execute(
+            ISSUE,
+            {
+                "secret_hash": hash_secret(secret),
+                "credential_id": principal.credential_id,
+                "encounter_id": encounter_id,
+                "expires_at": now + LIFETIME,
+            },
+        )
+        expires_at: datetime = issued.scalar_one()
+    return secret, expires_at
 
 
 async def redeem(database: Database, *, ticket: str, encounter_id: str) -> Principal:
     """The principal the ticket stands for; 401 when it is unknown, used, expired, for another encounter,
     or its credential was revoked."""
-    used = await database.rows(
-        REDEEM, {"secret_hash": hash_secret(ticket), "encounter_id": encounter_id, "now": _now()}
-    )
+    async with database.engine.begin() as connection:
+        used = (
+            await connection.execute(
+                REDEEM, {"secret_hash": hash_secret(ticket), "encounter_id": encounter_id, "now": _now()}
+            )
+        ).all()
     if not used:
         raise TicketRefused("This stream ticket is unknown, used, expired or for another encounter; ask for a new one.")
     found = await database.rows(ACTIVE_CREDENTIAL, {"credential_id": used[0].credential_id})

@@ -237,12 +237,19 @@ def test_removing_a_combatant_removes_its_declaration_and_stale_ones_are_named(c
     assert client.post(f"{table.url}/rounds", json=overriding).status_code == 201
 
 
-def test_undo_clears_declarations_staged_against_the_state_it_discards(client, table):
+def test_undo_withdraws_declarations_staged_after_the_undone_round(client, table):
+    """They were made knowing that round's outcome, for the round after it: the replayed round starts
+    clean (every screen is told `declared: false`, tests/api/test_events_declarations.py), and the
+    declarations the undone round used do not come back either."""
+    client.put(table.declaration(table.bolek), json={"stance": "defensive"})
     assert client.post(f"{table.url}/rounds", json={}).status_code == 201
     client.put(table.declaration(table.ala), json=_attack_body(table.bolek))
     assert _staged(client, table)["round"] == 2
     assert client.delete(f"{table.url}/rounds/1").status_code == 204
     assert _staged(client, table) == {"round": 1, "declarations": []}
+    assert client.delete(table.declaration(table.ala)).status_code == 404
+    # staging again for the replayed round works as before
+    assert client.put(table.declaration(table.ala), json=_attack_body(table.bolek)).status_code == 201
 
 
 def test_a_round_that_read_declarations_changed_under_it_re_runs(client, table, settings):

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from app.events import hub as hub_module
@@ -23,6 +24,7 @@ class FakeDatabase:
     """Answers the hub's reads and counts them."""
 
     def __init__(self, version: int | None = 9):
+        self.engine = create_async_engine("sqlite+aiosqlite://")  # only for the hub to hear its commits
         self.version = version
         self.calls: list[Any] = []
 

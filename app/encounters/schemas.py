@@ -48,6 +48,69 @@ class WoundRead(BaseModel):
 
 
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
+Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
+
+
+class EffectModifiers(Input):
+    """What an effect changes while it is active (RULES.md section 12)."""
+
+    name: Name
+    attack: Modifier = 0
+    defense: Modifier = 0
+    initiative: Modifier = 0
+    blood_per_turn: Modifier = Field(default=0, description="Lost at every turn end; negative regains.")
+
+
+class EffectIn(EffectModifiers):
+    id: Id | None = Field(default=None, description="Omitted: the service names the effect.")
+    until_round: Annotated[JSONInt, within(bounds.UNTIL_ROUND)] | None = Field(
+        default=None, description="The last round in which it is active; null: until removed."
+    )
+
+
+class EffectGivenIn(EffectModifiers):
+    """The effect a custom action gives its target when it completes (section 13)."""
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many rounds after the one it completes in; null: until removed."
+    )
+
+
+class LongActionIn(Input):
+    """A custom action in progress (section 13)."""
+
+    name: Name
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
+    target: Id | None = Field(default=None, description="null: the actor itself.")
+    effect: EffectGivenIn | None = None
+    rounds_left: Annotated[JSONInt, within(bounds.ROUNDS_LEFT)]
+
+
+class EffectRead(BaseModel):
+    id: str | None
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    until_round: int | None
+
+
+class EffectGivenRead(BaseModel):
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    rounds: int | None
+
+
+class LongActionRead(BaseModel):
+    name: str
+    delay: int
+    target: str | None
+    effect: EffectGivenRead | None
+    rounds_left: int
 
 
 class CombatantFields(Input):
@@ -69,6 +132,8 @@ class CombatantFields(Input):
     )
     status: Status = "active"
     wounds: Wounds = []
+    effects: Annotated[list[EffectIn], Field(max_length=bounds.MAX_EFFECTS)] = []
+    long_action: LongActionIn | None = None
 
 
 COMBATANT_EXAMPLE: JsonDict = {
@@ -104,6 +169,11 @@ class CombatantUpdate(Input):
     blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
     status: Status | None = None
     wounds: Wounds | None = None
+    long_action: None = Field(
+        default=None,
+        description="Only null: the game master cancels the long action. Effects change through "
+        "POST and DELETE .../effects.",
+    )
 
 
 class CombatantRead(BaseModel):
@@ -122,6 +192,8 @@ class CombatantRead(BaseModel):
     blood: int
     status: Status
     wounds: list[WoundRead]
+    effects: list[EffectRead]
+    long_action: LongActionRead | None
     penalty: int = Field(description="Wound penalty: the sum of the wounds' penalties.")
 
 

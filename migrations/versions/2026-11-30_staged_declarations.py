@@ -1,7 +1,7 @@
 """Staged declarations: one per combatant, for the next round, until a round uses them.
 
 Revision ID: 781d328d31c5
-Revises: 5c1f2e7a9b30
+Revises: 3e1f7c0a9d11
 Create Date: 2026-11-30 14:34:01.725562
 """
 from alembic import op
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 revision = '781d328d31c5'
-down_revision = '5c1f2e7a9b30'
+down_revision = '3e1f7c0a9d11'
 branch_labels = None
 depends_on = None
 

@@ -47,7 +47,9 @@ class StagedDeclarationRead(Declared):
     model_config = ConfigDict(json_schema_extra={"examples": [{"combatant": "ala", "declared": True, **STAGE_EXAMPLE}]})
 
     stance: str | None = None
-    action: dict[str, Any]
+    action: dict[str, Any] | None = Field(
+        default=None, description="None staged: the round continues the long action the combatant carries, else none."
+    )
     technical_actions: int
     dice: dict[str, int | list[int]]
     staged_at: datetime

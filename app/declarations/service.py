@@ -78,7 +78,7 @@ def _full(
     return StagedDeclarationRead(
         combatant=combatant_id,
         stance=shown.get("stance"),
-        action=shown["action"],
+        action=shown.get("action"),  # none staged: the round continues a long action, else none
         technical_actions=shown["technical_actions"],
         dice=dict(dice),
         staged_at=staged_at,

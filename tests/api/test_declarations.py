@@ -65,7 +65,7 @@ def test_each_role_sees_what_the_contract_gives_it(client, table):
 
     ala_full = {"combatant": table.ala, "declared": True, "stance": "offensive",
                 "action": {"type": "attack", "targets": [table.bolek]}, "technical_actions": 0, "dice": dice}
-    bolek_full = {"combatant": table.bolek, "declared": True, "stance": "defensive", "action": {"type": "none"},
+    bolek_full = {"combatant": table.bolek, "declared": True, "stance": "defensive", "action": None,
                   "technical_actions": 0, "dice": {}}
     ala_only, bolek_only = ({"combatant": cid, "declared": True} for cid in (table.ala, table.bolek))
 

@@ -95,7 +95,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_origin_regex=settings.cors_origin_regex,
         allow_credentials=False,
         allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID", "Last-Event-ID"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-Match",
+            "If-None-Match",
+            "X-Request-ID",
+            "Last-Event-ID",  # an EventSource reconnecting
+        ],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
         max_age=600,
     )

@@ -86,9 +86,7 @@ def _full(
 
 
 @retry_stale_snapshot
-async def stage(
-    *, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str, data: Any
-) -> Staged:
+async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str, data: Any) -> Staged:
     """Stage (or replace) a combatant's declaration for the next round, checked as the round will check it."""
     stored = data.model_dump(mode="json", by_alias=True, include=set(DECLARATION_FIELDS), exclude_unset=True)
     dice = data.dice

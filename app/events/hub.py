@@ -19,8 +19,8 @@ from typing import Any
 import psycopg
 from sqlalchemy import make_url
 
-from app.config import Settings
 from app.changefeed import CHANNEL, NOTIFY, Change, on_commit
+from app.config import Settings
 from app.db import Database
 from app.events import reads
 from app.events.messages import message

@@ -10,8 +10,8 @@ from sse_starlette import EventSourceResponse
 from starlette.background import BackgroundTask
 
 from app.access.auth import ReaderDep
-from app.events import reads, tickets
 from app.deps import DatabaseDep
+from app.events import reads, tickets
 from app.events.deps import HubDep, StreamReaderDep
 from app.problems import NotFound
 

@@ -10,7 +10,7 @@ from tests.api.test_events_stream import served, stream, world  # noqa: F401  (f
 SECRET_STANCE = "offensive"
 
 
-def _stage(world, cid: str, secret: str, **body) -> int:
+def _stage(world, cid: str, secret: str, **body) -> int:  # noqa: F811
     api = world["api"]
     body = {"stance": SECRET_STANCE, "action": {"type": "attack", "targets": [world["combatants"][1]]}, **body}
     return api.put(f"{world['url']}/declarations/{cid}", json=body, headers={"Authorization": f"Bearer {secret}"}
@@ -18,12 +18,13 @@ def _stage(world, cid: str, secret: str, **body) -> int:
 
 
 def _declared(event, cid: str, declared: bool, version: int) -> None:
-    assert (event.event, event.id, event.json()) == ("declaration", str(version), {"combatant": cid, "declared": declared})
+    expected = ("declaration", str(version), {"combatant": cid, "declared": declared})
+    assert (event.event, event.id, event.json()) == expected
     assert SECRET_STANCE not in event.data and "attack" not in event.data and "dice" not in event.data
 
 
 def test_every_role_hears_that_a_combatant_declared_never_what(served, world):  # noqa: F811
-    api, url, (a, b) = world["api"], world["url"], world["combatants"]
+    api, url, (a, _) = world["api"], world["url"], world["combatants"]
     version = api.get(url).json()["version"]
     secrets = world["secrets"]
     with (stream(served, f"{url}/events", secrets["viewer"]) as viewer,
@@ -63,7 +64,7 @@ def test_a_round_clears_them_on_every_screen_and_a_retry_sends_nothing_new(serve
 
 
 def test_undo_withdraws_what_was_staged_after_the_round_and_says_so(served, world):  # noqa: F811
-    api, url, (a, b) = world["api"], world["url"], world["combatants"]
+    api, url, (a, _) = world["api"], world["url"], world["combatants"]
     secrets = world["secrets"]
     assert api.post(f"{url}/rounds", json={}).status_code == 201
     with stream(served, f"{url}/events", secrets["player"]) as events:

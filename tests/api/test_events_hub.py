@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.changefeed import Change
 from app.config import Settings
 from app.events import hub as hub_module
 from app.events import reads
-from app.changefeed import Change
 from app.events.hub import EventHub
 from app.events.subscriptions import Event, Subscribers, TooManySubscribers
 

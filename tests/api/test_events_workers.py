@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.config import Settings
 from app.changefeed import Change
+from app.config import Settings
 from app.db import Database
 from app.events.hub import EventHub
 from app.main import create_app

@@ -52,5 +52,5 @@ async def withdraw_declaration(
 async def list_declarations(encounter_id: str, database: DatabaseDep, principal: ReaderDep) -> Response:
     """The declarations staged for the next round. The owner sees each in full; a player its own in
     full and the others only as declared; a viewer only that."""
-    found = await service.list(database, principal=principal, encounter_id=encounter_id)
+    found = await service.list_staged(database, principal=principal, encounter_id=encounter_id)
     return JSONDocumentResponse(found.model_dump(mode="json"), headers={"Cache-Control": "no-store"})

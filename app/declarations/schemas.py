@@ -6,11 +6,12 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.config import JsonDict
 
 from app.rounds.schemas import DeclarationIn, Dice
 from app.schemas import Input
 
-STAGE_EXAMPLE = {
+STAGE_EXAMPLE: JsonDict = {
     "stance": "offensive",
     "action": {"type": "attack", "targets": ["bolek"]},
     "technical_actions": 0,
@@ -23,7 +24,7 @@ _declaration_fields: dict[str, Any] = {
 }
 DECLARATION_FIELDS = tuple(_declaration_fields)
 
-DeclarationStage = create_model(  # type: ignore[call-overload]
+DeclarationStage = create_model(
     "DeclarationStage",
     __base__=Input,
     __doc__="A combatant's declaration for the next round; `dice` may name only this combatant's rolls.",

@@ -148,7 +148,7 @@ STAGED_WITH_ROUND = (
 )
 
 
-async def list(database: Database, *, principal: Principal, encounter_id: str) -> DeclarationsRead:  # noqa: A001
+async def list_staged(database: Database, *, principal: Principal, encounter_id: str) -> DeclarationsRead:
     """Every staged declaration, each in the form the caller's role may see (CONTRACT.md, Table play)."""
     keys = {"encounter_id": encounter_id, "campaign_id": principal.campaign_id}
     rows = await database.rows(STAGED_WITH_ROUND, keys)

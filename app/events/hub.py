@@ -150,7 +150,7 @@ class EventHub:
 
     async def _event(self, change: Change, version: int) -> Event:
         if change.kind == "round":
-            document = await reads.round_document(self.database, change.encounter_id, change.round)
+            document = await reads.round_document(self.database, change.encounter_id, change.round or 0)
             if document is None:  # undone before we read it: the client re-reads instead
                 return Event.sync(version)
             data: dict[str, Any] = document
@@ -196,6 +196,7 @@ class EventHub:
             await asyncio.sleep(RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)])
 
     async def _listen(self) -> None:
+        assert self._conninfo is not None  # only started on PostgreSQL
         async with await psycopg.AsyncConnection.connect(
             self._conninfo, autocommit=True, connect_timeout=5, application_name="combat-events"
         ) as connection:

@@ -4,8 +4,9 @@ send an Authorization header). Stored hashed, like keys, so any worker can redee
 from __future__ import annotations
 
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime
@@ -20,4 +21,4 @@ class StreamTicket(Base):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
-STREAM_TICKETS = StreamTicket.__table__  # for Core statements
+STREAM_TICKETS = cast(Table, StreamTicket.__table__)  # for Core statements (declarative types it as a FromClause)

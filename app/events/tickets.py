@@ -53,7 +53,7 @@ REDEEM = (
     .returning(STREAM_TICKETS.c.credential_id)
 )
 ACTIVE_CREDENTIAL = select(
-    CREDENTIALS.c.id,
+    CREDENTIALS.c.id.label("credential_id"),
     CREDENTIALS.c.campaign_id,
     CREDENTIALS.c.role,
     CREDENTIALS.c.encounter_id,
@@ -99,4 +99,4 @@ async def redeem(database: Database, *, ticket: str, encounter_id: str) -> Princ
     found = await database.rows(ACTIVE_CREDENTIAL, {"credential_id": used[0].credential_id})
     if not found:
         raise TicketRefused("The key or token this ticket was issued to has been revoked.")
-    return Principal(*found[0])
+    return Principal(**found[0]._mapping)

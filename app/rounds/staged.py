@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ForeignKey, String, delete, select
+from sqlalchemy import ForeignKey, String, Table, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -42,7 +42,7 @@ class StagedDeclaration(Base):
     staged_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
-STAGED = StagedDeclaration.__table__  # for Core statements
+STAGED = cast(Table, StagedDeclaration.__table__)  # for Core statements (declarative types it as a FromClause)
 STAGED_IN_ORDER = (
     select(STAGED).join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id).order_by(COMBATANTS.c.position)
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
 from app.resolver import bounds
@@ -66,6 +66,32 @@ class EffectIn(EffectModifiers):
     until_round: Annotated[JSONInt, within(bounds.UNTIL_ROUND)] | None = Field(
         default=None, description="The last round in which it is active; null: until removed."
     )
+
+
+class EffectCreate(EffectModifiers):
+    """POST .../effects: at most one of `rounds` and `turns`; neither: until removed."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"name": "poisoned", "blood_per_turn": 1, "turns": 1},
+                {"name": "stunned", "attack": -4, "defense": -2, "rounds": 2},
+            ]
+        }
+    )
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many full rounds after the encounter's latest round."
+    )
+    turns: Annotated[JSONInt, within(bounds.EFFECT_TURNS)] | None = Field(
+        default=None, description="Active for this many turns: turns x the ruleset's turn_length rounds."
+    )
+
+    @model_validator(mode="after")
+    def _at_most_one_duration(self) -> EffectCreate:
+        if self.rounds is not None and self.turns is not None:
+            raise ValueError("give rounds or turns, not both (neither: until removed)")
+        return self
 
 
 class EffectGivenIn(EffectModifiers):

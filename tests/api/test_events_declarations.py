@@ -1,4 +1,4 @@
-"""Staged declarations on the live stream, on SQLite and PostgreSQL: every role learns *that* a combatant
+"""Staged declarations (and effects) on the live stream, on SQLite and PostgreSQL: every role learns *that* a combatant
 declared, never *what*; a round, a withdrawal and an undo each say `declared: false`; a refused stage
 and a replayed round send nothing."""
 
@@ -89,3 +89,18 @@ def test_a_refused_stage_sends_nothing(served, world):  # noqa: F811
         renamed = api.patch(url, json={"name": "Next"}).json()
         following = events.next()
         assert (following.event, following.json()) == ("encounter", {"version": renamed["version"]})
+
+
+def test_effects_put_on_and_taken_off_are_encounter_events(served, world):  # noqa: F811
+    api, url, (a, _) = world["api"], world["url"], world["combatants"]
+    with stream(served, f"{url}/events", world["secrets"]["viewer"]) as events:
+        assert events.next().event == "sync"
+        added = api.post(f"{url}/combatants/{a}/effects", json={"name": "Blessed", "attack": 1, "rounds": 2})
+        assert added.status_code == 201, added.text
+        on = events.next()
+        assert (on.event, on.id, on.json()) == ("encounter", added.headers["etag"].strip('"'),
+                                                {"version": int(added.headers["etag"].strip('"'))})
+        removed = api.delete(added.headers["location"])
+        assert removed.status_code == 204
+        off = events.next()
+        assert (off.event, off.id) == ("encounter", removed.headers["etag"].strip('"'))

@@ -51,6 +51,12 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, min_length=16, description="When set, GET /metrics needs Authorization: Bearer <token>."
     )
+    # The event stream (app/events): per worker.
+    events_keepalive_seconds: float = 15.0  # a comment line on every stream at least this often
+    events_queue_size: int = 256  # events a subscriber may lag behind before it is disconnected
+    events_max_subscribers: int = 5000  # open streams; past this, a 503 problem
+    events_send_timeout_seconds: float = 30.0  # a client that takes no bytes this long is disconnected
+    events_listener_check_seconds: float = 10.0  # PostgreSQL: a quiet listening connection is checked this often
 
     @field_validator("metrics_token", mode="before")
     @classmethod

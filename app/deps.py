@@ -33,6 +33,11 @@ async def get_limiter(request: Request) -> RateLimiter:
     return limiter
 
 
+async def get_event_hub(request: Request) -> object:
+    """This worker's event hub. Typed as app/events/deps.py's HubDep: the hub sits above this module."""
+    return request.app.state.events
+
+
 async def get_credential_cache(request: Request) -> TTLCache[str, Any]:
     cache: TTLCache[str, Any] = request.app.state.credentials
     return cache

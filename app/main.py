@@ -15,7 +15,10 @@ from app.access.router import router as access_router
 from app.apidocs import install_docs
 from app.config import Settings, get_settings
 from app.db import Database
+from app.declarations.router import router as declarations_router
 from app.encounters.router import router as encounters_router
+from app.events.hub import EventHub
+from app.events.router import router as events_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.observability import install_observability
@@ -37,11 +40,14 @@ Start with `POST /v1/campaigns`: it returns your campaign key, shown once. Send 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
+    events = EventHub(settings, database)  # one listening connection per worker
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         purger = asyncio.create_task(purge_idempotency_keys_forever(database, settings))
+        await events.start()
         yield
+        await events.stop()
         purger.cancel()
         await database.dispose()
 
@@ -56,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # What each worker shares between requests; reached only through app/deps.py's typed dependencies.
     app.state.settings = settings
     app.state.database = database
+    app.state.events = events
     app.state.limiter = RateLimiter(settings.rate_limit_storage)
     app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
     install_problem_handlers(app)
@@ -65,6 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(declarations_router)
+    app.include_router(events_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
@@ -85,8 +94,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_origins=settings.cors_origins,
         allow_origin_regex=settings.cors_origin_regex,
         allow_credentials=False,
-        allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID"],
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-Match",
+            "If-None-Match",
+            "X-Request-ID",
+            "Last-Event-ID",  # an EventSource reconnecting
+        ],
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
         max_age=600,
     )

@@ -2,5 +2,7 @@
 
 from app.access.models import Campaign, Credential  # noqa: F401
 from app.encounters.models import Combatant, Encounter  # noqa: F401
+from app.events.models import StreamTicket  # noqa: F401
 from app.idempotency.models import IdempotencyKey  # noqa: F401
 from app.rounds.models import Round  # noqa: F401
+from app.rounds.staged import StagedDeclaration  # noqa: F401

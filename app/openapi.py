@@ -72,8 +72,10 @@ def problem_statuses(path: str, method: str) -> set[int]:
             statuses |= {409, 412}
     if method == "post":
         statuses |= {400, 409, 413}  # 400: a malformed Idempotency-Key or an unreadable body
-    if method == "patch":
+    if method in ("patch", "put"):
         statuses |= {400, 413}
+    if method == "put":
+        statuses.add(409)  # staging a declaration: the database stayed too busy to take it
     return statuses
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.changefeed import Change, announce
 from app.encounters import store
 from app.encounters.models import COMBATANTS
 from app.encounters.schemas import EffectCreate, EffectRead
@@ -91,6 +92,7 @@ async def add_effect(
             location=f"/v1/encounters/{encounter_id}/combatants/{combatant_id}/effects/{effect['id']}",
         )
         await record(session, claim, reply)
+        await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
     return reply
 
 
@@ -114,4 +116,5 @@ async def remove_effect(
         await _write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
         reply = Reply(204, b"", {"ETag": etag(version)})
         await record(session, claim, reply)
+        await announce(session, Change.of_encounter(encounter_id, version))
     return reply

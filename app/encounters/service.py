@@ -15,6 +15,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy import update as update_statement
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.changefeed import Change, announce
 from app.db import utcnow
 from app.encounters import store, views
 from app.encounters.mapping import combatant_from_schema, row_values, snapshot
@@ -173,6 +174,7 @@ async def update(
             changes["rules"] = data.rules
         changes["updated_at"] = utcnow()
         version = await store.claim_version(session, encounter_id, encounter.version, **changes)
+        await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
     return dataclasses.replace(encounter, version=version, **changes)
 
 
@@ -182,6 +184,7 @@ async def delete_encounter(*, session: AsyncSession, campaign_id: str, encounter
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(delete(ENCOUNTERS).where(ENCOUNTERS.c.id == encounter_id))  # combatants cascade
+        await announce(session, Change.of_encounter(encounter_id))  # no version: gone, its streams end
 
 
 @retry_stale_snapshot
@@ -211,6 +214,7 @@ async def add_combatant(
             location=f"/v1/encounters/{encounter_id}/combatants/{row['id']}",
         )
         await record(session, claim, reply)
+        await announce(session, Change.of_encounter(encounter_id, version))
     return reply
 
 
@@ -242,6 +246,7 @@ async def update_combatant(
         values["long_action"] = None if cancelled else row["long_action"]
         version = await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))
+        await announce(session, Change.of_encounter(encounter_id, version))
     return {**row, **values}, version
 
 
@@ -252,8 +257,8 @@ async def remove_combatant(
     async with write_transaction(session):
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         find_combatant(encounter, combatant_id)
-        await store.claim_version(session, encounter_id, encounter.version)
-        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))
+        version = await store.claim_version(session, encounter_id, encounter.version)
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # its staged one too
         # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
         # later round would be refused for naming a combatant that is not there.
         aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
@@ -261,3 +266,4 @@ async def remove_combatant(
             await session.execute(
                 update_statement(COMBATANTS).where(COMBATANTS.c.id.in_(aiming)).values(long_action=None)
             )
+        await announce(session, Change.of_encounter(encounter_id, version))

@@ -8,6 +8,7 @@ from typing import Any, cast
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.changefeed import Change, announce
 from app.db import Database, utcnow
 from app.encounters import mapping as combatants_mapping
 from app.encounters.models import COMBATANTS, ENCOUNTERS
@@ -23,6 +24,7 @@ from app.responses import Reply
 from app.rounds import mapping
 from app.rounds.models import ROUNDS
 from app.rounds.schemas import ResolveRequest, RoundCreate
+from app.rounds.staged import STAGED, clear_staged, take_staged
 from app.transactions import retry_stale_snapshot, write_transaction
 
 
@@ -64,12 +66,14 @@ async def resolve_next_round(
         rows = (await session.execute(ENCOUNTER_WITH_COMBATANTS, keys)).all()
         encounter = encounter_from_rows(rows, encounter_id)
         check_if_match(if_match, encounter.version)
+        round_in, staged = await take_staged(session, encounter, round_in)  # the body's win over staged ones
         number = encounter.round + 1
         before = [combatants_mapping.snapshot(r) for r in encounter.combatants]
         current = (combatants_mapping.combatant_from_row(r) for r in encounter.combatants)
         result = _resolve(number, current, round_in, encounter.rules)
         document = result_to_json(result)
         version = await claim_version(session, encounter_id, encounter.version, round=number)
+        cleared = await clear_staged(session, staged, version)  # used or overridden: every staged one goes
         changes = [combatants_mapping.state_values(s) for s in result.combatants]
         await session.execute(
             insert(ROUNDS).values(
@@ -86,6 +90,7 @@ async def resolve_next_round(
             await session.execute(UPDATE_STATE, [{"row_id": change.pop("id"), **change} for change in changes])
         reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
         await record(session, claim, reply)
+        await announce(session, Change.of_round(encounter_id, number, version), *cleared)  # delivered at commit
     return reply
 
 
@@ -161,11 +166,18 @@ async def undo_round(
         version = await claim_version(
             session, encounter_id, encounter.version, round=number - 1, next_position=before["next_position"]
         )
+        # Declarations staged after the undone round were made knowing its outcome, for the round after it:
+        # the replayed round starts from a clean slate, and every screen is told (declared: false).
+        withdrawn = await session.execute(
+            delete(STAGED).where(STAGED.c.encounter_id == encounter_id).returning(STAGED.c.combatant_id)
+        )
+        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
         await session.execute(delete(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id))
         if before["combatants"]:
             restored = [{**c, "encounter_id": encounter_id} for c in before["combatants"]]
             await session.execute(insert(COMBATANTS), restored)
         await session.execute(delete(ROUNDS).where(this_round))
+        await announce(session, Change.of_undo(encounter_id, number, version), *cleared)
     return version
 
 

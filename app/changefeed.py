@@ -1,0 +1,103 @@
+"""What changed in an encounter, announced from inside the transaction that changed it.
+
+A service calls `await announce(session, Change.…)` before its transaction ends. On PostgreSQL that is
+`pg_notify`, which the server delivers exactly when the transaction commits and never when it rolls back:
+no event for a change that did not happen, and no change whose event a crash between COMMIT and a later
+NOTIFY could lose. On SQLite (one process) the notice waits in the session until the commit, and the
+worker's event hub takes it from there (`on_commit`); a rollback drops it.
+
+A notice carries only identifiers and numbers (NOTIFY payloads are limited to 8000 bytes, and every
+worker reads a round's document itself, once, for all its subscribers). Platform level: the domains
+announce, app/events listens; neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import bindparam, event, func, select
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.orm import Session
+
+CHANNEL = "combat_events"
+NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
+KINDS = ("round", "undo", "encounter", "declaration")
+VERSIONED = ("round", "undo", "encounter")  # kinds whose change bumped the encounter's version
+PENDING = "announced_changes"  # SQLite: the session's notices until its transaction ends
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change. `version` is the encounter's version after it, or None when the announcer does not
+    know it (then each worker reads the current one; none at all means the encounter is gone)."""
+
+    encounter_id: str
+    kind: str
+    version: int | None = None
+    round: int | None = None  # round and undo: the round's number
+    combatant: str | None = None  # declaration: whose
+    declared: bool | None = None  # declaration: staged (True) or withdrawn/used (False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind of change {self.kind!r}")
+
+    @classmethod
+    def of_round(cls, encounter_id: str, number: int, version: int) -> Change:
+        return cls(encounter_id, "round", version, round=number)
+
+    @classmethod
+    def of_undo(cls, encounter_id: str, number: int, version: int) -> Change:
+        return cls(encounter_id, "undo", version, round=number)
+
+    @classmethod
+    def of_encounter(cls, encounter_id: str, version: int | None = None) -> Change:
+        return cls(encounter_id, "encounter", version)
+
+    @classmethod
+    def of_declaration(cls, encounter_id: str, combatant: str, declared: bool, version: int | None = None) -> Change:
+        return cls(encounter_id, "declaration", version, combatant=combatant, declared=declared)
+
+    def payload(self) -> str:
+        return orjson.dumps({k: v for k, v in asdict(self).items() if v is not None}).decode()
+
+    @classmethod
+    def from_payload(cls, payload: str | bytes) -> Change:
+        fields: dict[str, Any] = orjson.loads(payload)
+        return cls(**fields)
+
+
+async def announce(session: AsyncSession, *changes: Change) -> None:
+    """Inside the transaction of the change: delivered at its commit, dropped with its rollback."""
+    if session.get_bind().dialect.name == "postgresql":
+        for change in changes:
+            await session.execute(NOTIFY, {"payload": change.payload()})
+    else:
+        session.sync_session.info.setdefault(PENDING, []).extend(changes)
+
+
+def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callable[[], None]:
+    """SQLite: hand every notice of a committed transaction on `engine` to `deliver` (on the event loop's
+    thread, where the commit ran). Returns the function that stops it."""
+    bind = engine.sync_engine
+
+    def committed(session: Session) -> None:
+        if session.bind is bind:
+            for change in session.info.pop(PENDING, ()):
+                deliver(change)
+
+    def rolled_back(session: Session, *_: Any) -> None:
+        if session.bind is bind:
+            session.info.pop(PENDING, None)
+
+    event.listen(Session, "after_commit", committed)
+    event.listen(Session, "after_soft_rollback", rolled_back)
+
+    def stop() -> None:
+        event.remove(Session, "after_commit", committed)
+        event.remove(Session, "after_soft_rollback", rolled_back)
+
+    return stop

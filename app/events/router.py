@@ -1,0 +1,69 @@
+"""HTTP for the live event stream and its tickets."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from fastapi import APIRouter, status
+from pydantic import BaseModel
+from sse_starlette import EventSourceResponse
+from starlette.background import BackgroundTask
+
+from app.access.auth import ReaderDep
+from app.deps import DatabaseDep
+from app.events import reads, tickets
+from app.events.deps import HubDep, StreamReaderDep
+from app.problems import NotFound
+
+router = APIRouter(prefix="/v1/encounters/{encounter_id}", tags=["events"])
+STREAM_DESCRIPTION = """`text/event-stream`. Each event has `event:`, `id:` (the encounter's version after the change)
+and one JSON `data:` line: `sync` (first on every connection, and whenever you may have missed something:
+re-read the encounter), `round` (the round document), `undo`, `encounter`, `declaration`. A comment line
+keeps an idle stream open. A ticket is used up by the first connection: when an EventSource opened with one
+reports an error, ask for a new ticket and open a new EventSource (its own retry would reuse the old one)."""
+
+
+class StreamTicketRead(BaseModel):
+    ticket: str
+    expires_at: datetime
+
+
+@router.post("/stream-tickets", status_code=status.HTTP_201_CREATED, response_model=StreamTicketRead)
+async def create_stream_ticket(encounter_id: str, principal: ReaderDep, database: DatabaseDep) -> StreamTicketRead:
+    """A single-use ticket, valid 60 s, for `GET …/events?ticket=…` (a browser's EventSource cannot send
+    Authorization). The stream it opens has your role."""
+    if await reads.owned_version(database, campaign_id=principal.campaign_id, encounter_id=encounter_id) is None:
+        raise NotFound(f"There is no encounter {encounter_id}.")
+    secret, expires_at = await tickets.issue(database, principal=principal, encounter_id=encounter_id)
+    return StreamTicketRead(ticket=secret, expires_at=expires_at)
+
+
+@router.get(
+    "/events",
+    response_class=EventSourceResponse,
+    description=STREAM_DESCRIPTION,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "The event stream."}},
+)
+async def stream_events(
+    encounter_id: str, principal: StreamReaderDep, hub: HubDep, database: DatabaseDep
+) -> EventSourceResponse:
+    """Follow the encounter live. A `sync` comes first on every connection, so a client that reconnects
+    (EventSource does, sending Last-Event-ID) re-reads whatever it may have missed."""
+    # Subscribe before reading the version: a change committed in between is then queued, not lost.
+    subscription = hub.subscribe(encounter_id, principal)
+    try:
+        version = await reads.owned_version(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+        if version is None:
+            raise NotFound(f"There is no encounter {encounter_id}.")
+    except BaseException:
+        hub.unsubscribe(subscription)
+        raise
+    settings = hub.settings
+    return EventSourceResponse(
+        hub.stream(subscription, version),
+        ping=settings.events_keepalive_seconds,
+        send_timeout=settings.events_send_timeout_seconds,
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},  # no proxy may buffer it
+        # The stream's own cleanup runs only if it started (a client gone before the first byte never starts it).
+        background=BackgroundTask(hub.unsubscribe, subscription),
+    )

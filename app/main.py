@@ -19,7 +19,8 @@ from app.encounters.router import router as encounters_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.observability import install_observability
-from app.openapi import install_openapi
+from app.openapi import install_openapi, operation_id
+from app.problem_pages import router as problem_pages_router
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=operation_id,
     )  # install_docs serves them without a CDN
     # What each worker shares between requests; reached only through app/deps.py's typed dependencies.
     app.state.settings = settings
@@ -65,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(problem_pages_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

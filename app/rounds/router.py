@@ -126,6 +126,6 @@ async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: Databas
 
 
 @router.get("/v1/rules", tags=["rules"])
-async def rules() -> Response:
+async def read_rules() -> Response:
     """The default ruleset, armory included, as data: any part of it can be overridden per encounter."""
     return JSONDocumentResponse(dict(DEFAULT_RULESET.document))

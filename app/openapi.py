@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.routing import APIRoute
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 
 from app.problem_types import CATALOGUE
 from app.problems import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
@@ -183,7 +183,9 @@ def sends_etag(path: str, method: str) -> bool:
 
 
 def takes_idempotency_key(operation: dict[str, Any]) -> bool:
-    return any(p.get("in") == "header" and p["name"].lower() == "idempotency-key" for p in operation.get("parameters", []))
+    return any(
+        p.get("in") == "header" and p["name"].lower() == "idempotency-key" for p in operation.get("parameters", [])
+    )
 
 
 def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:

@@ -69,8 +69,9 @@ async def list_problem_types(accept: AcceptHeader = None) -> Response:
             f'<li><a href="{TYPE_PREFIX}{e.slug}"><code>{e.slug}</code></a> ({e.status}): {html.escape(e.meaning)}</li>'
             for e in entries
         )
-        return Response(PAGE.format(title="Problem types", body=f"<h1>Problem types</h1><ul>{items}</ul>"),
-                        media_type="text/html")
+        return Response(
+            PAGE.format(title="Problem types", body=f"<h1>Problem types</h1><ul>{items}</ul>"), media_type="text/html"
+        )
     return JSONDocumentResponse([problem_type_read(e).model_dump() for e in entries])
 
 

@@ -9,11 +9,12 @@ from fastapi import APIRouter, Depends, Path, Response, status
 from app.access.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
 from app.access.idempotency import IdempotencyDep
 from app.deps import NOT_MODIFIED, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.documents import RoundRead, RulesetRead
 from app.etags import etag, not_modified, still_current
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
 from app.rounds import service
-from app.rounds.schemas import ResolveRequest, RoundCreate, RoundRead
+from app.rounds.schemas import ResolveRequest, RoundCreate
 from app.schemas import Page
 
 router = APIRouter(tags=["rounds"])
@@ -125,7 +126,7 @@ async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: Databas
     return reply.response()
 
 
-@router.get("/v1/rules", tags=["rules"])
+@router.get("/v1/rules", tags=["rules"], response_model=RulesetRead, response_class=JSONDocumentResponse)
 async def read_rules() -> Response:
     """The default ruleset, armory included, as data: any part of it can be overridden per encounter."""
     return JSONDocumentResponse(dict(DEFAULT_RULESET.document))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
+from app.documents import ActionRead, BleedingRead, CombatantStateRead, RoundRead  # noqa: F401 (re-exported)
 from app.encounters.schemas import CombatantFields, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
@@ -125,51 +126,3 @@ class ResolveRequest(RoundCreate):
     round: Annotated[JSONInt, within(bounds.ROUND)] = 1
     rules: RulesOverrides = {}
     combatants: Annotated[list[CombatantInRequest], Field(max_length=bounds.MAX_COMBATANTS)]
-
-
-class ActionRead(BaseModel):
-    tick: int
-    actor: str
-    seq: int
-    type: str
-    target: str | None
-    score: int
-    technical_actions: int
-    roll: int | None
-    target_number: int | None
-    hit: bool | None
-    margin: int | None
-    damage_rolls: list[int] | None
-    blow: int | None
-    effective: int | None
-    wound: str | None
-    result: Literal["wound", "deflected", "miss", "actor_down", "target_down", "done"]
-
-
-class BleedingRead(BaseModel):
-    combatant: str
-    lost: int
-    blood: int
-    status: str
-
-
-class CombatantStateRead(BaseModel):
-    id: str
-    status: str
-    blood: int
-    weapon_ready: bool
-    penalty: int
-    wounds: list[dict[str, Any]]
-
-
-class RoundRead(BaseModel):
-    """The round document: what POST returns and GET returns again, identical."""
-
-    round: int
-    turn: int
-    ends_turn: bool
-    seed: int
-    dice: dict[str, int | list[int]]
-    actions: list[ActionRead]
-    bleeding: list[BleedingRead]
-    combatants: list[CombatantStateRead]

@@ -35,6 +35,8 @@ PROBLEM_SCHEMA = {
                     "in": {"type": "string", "enum": ["body", "query", "path", "header", "cookie"]},
                     "pointer": {"type": "string", "description": "JSON pointer to the field (RFC 6901)."},
                     "detail": {"type": "string"},
+                    "line": {"type": "integer", "description": "For a JSON syntax error: the line (from 1)."},
+                    "column": {"type": "integer", "description": "For a JSON syntax error: the column (from 1)."},
                 },
             },
         },

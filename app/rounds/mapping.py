@@ -9,7 +9,7 @@ from app.rounds.schemas import AttackAction, CustomAction, DeclarationIn, FirstA
 def declaration_from_schema(d: DeclarationIn) -> rm.Declaration:
     action: rm.Action
     if isinstance(d.action, AttackAction):
-        action = rm.Attack(tuple(d.action.target_list))
+        action = rm.Attack(tuple(d.action.target_list), shorthand=d.action.targets is None)
     elif isinstance(d.action, FirstAidAction):
         action = rm.FirstAid(d.action.target)
     elif isinstance(d.action, CustomAction):

@@ -34,7 +34,7 @@ def test_rule_violations_name_the_field(client):
         "declarations": [{"combatant": "b", "action": {"type": "attack", "target": "a"}}],
     })
     body = assert_problem(response, 422, "invalid-round")
-    assert body["errors"] == [{"in": "body", "pointer": "/declarations/0/action/targets/0",
+    assert body["errors"] == [{"in": "body", "pointer": "/declarations/0/action/target",
                                "detail": "'a' is already dead"}]
 
 

@@ -1,8 +1,9 @@
-"""Typed reads of the documents the resolver produces: the ruleset, wounds, weapons, effects, round results.
+"""Typed reads of documents the resolver defines: the ruleset, wounds, inline weapons, action types.
 
 The resolver writes them as plain JSON (app/resolver/codec.py); these models say their shape in the OpenAPI
-document so generated clients get classes and enums, not dicts. tests/api/test_openapi_documents.py fails
-when a document gains a field these do not declare.
+document so generated clients get classes and enums, not dicts. tests/api/test_openapi.py fails when the
+ruleset gains a rule RulesetRead does not declare, tests/api/test_generated_client.py when a read carries an
+undeclared field.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.resolver.model import Result, Status
+from app.resolver.model import Status
 
 ActionType = Literal["attack", "first_aid", "custom", "continue", "none"]
 
@@ -30,39 +31,6 @@ class InlineWeaponRead(BaseModel):
     name: str
     delay: int
     damage: str = Field(description="Dice notation: NdM, NdM+K or NdM-K.")
-
-
-class EffectRead(BaseModel):
-    """An effect lasting on a combatant until a round (RULES.md section 12)."""
-
-    id: str
-    name: str
-    attack: int
-    defense: int
-    initiative: int
-    blood_per_turn: int
-    until_round: int
-
-
-class EffectGivenRead(BaseModel):
-    """The effect a long action gives when it completes."""
-
-    name: str
-    attack: int
-    defense: int
-    initiative: int
-    blood_per_turn: int
-    rounds: int
-
-
-class LongActionRead(BaseModel):
-    """An action over several rounds, carried by its combatant until done or broken (RULES.md section 13)."""
-
-    name: str
-    delay: int
-    target: str | None
-    effect: EffectGivenRead | None
-    rounds_left: int
 
 
 class StanceRead(BaseModel):
@@ -100,54 +68,3 @@ class RulesetRead(BaseModel):
     wound_classes: list[WoundClassRead]
     armory: dict[str, WeaponProfileRead] = Field(description="Weapons by key: what `weapon` may name.")
     armor: dict[str, int] = Field(description="Armor points by name.")
-
-
-class ActionRead(BaseModel):
-    tick: int
-    actor: str
-    seq: int
-    type: ActionType
-    name: str | None = None
-    target: str | None
-    score: int
-    technical_actions: int
-    roll: int | None
-    target_number: int | None
-    hit: bool | None
-    margin: int | None
-    damage_rolls: list[int] | None
-    blow: int | None
-    effective: int | None
-    wound: str | None
-    result: Result
-
-
-class BleedingRead(BaseModel):
-    combatant: str
-    lost: int
-    blood: int
-    status: Status
-
-
-class CombatantStateRead(BaseModel):
-    id: str
-    status: Status
-    blood: int
-    weapon_ready: bool
-    penalty: int
-    wounds: list[WoundRead]
-    effects: list[EffectRead] = []
-    long_action: LongActionRead | None = None
-
-
-class RoundRead(BaseModel):
-    """The round document: what POST returns and GET returns again, identical."""
-
-    round: int
-    turn: int
-    ends_turn: bool
-    seed: int
-    dice: dict[str, int | list[int]]
-    actions: list[ActionRead]
-    bleeding: list[BleedingRead]
-    combatants: list[CombatantStateRead]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
-from app.documents import ActionRead, BleedingRead, CombatantStateRead, RoundRead  # noqa: F401 (re-exported)
-from app.encounters.schemas import CombatantFields, RulesOverrides
+from app.documents import ActionType, WoundRead
+from app.encounters.schemas import CombatantFields, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
+from app.resolver.model import Result, Status
 from app.schemas import Id, Input, JSONInt, Name, within
 
 
@@ -42,13 +43,26 @@ class CustomAction(Input):
     type: Literal["custom"]
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]
+    rounds: Annotated[JSONInt, within(bounds.CUSTOM_ROUNDS)] = Field(
+        default=1, description="Rounds it takes; above 1 a long action (RULES.md section 13)."
+    )
+    target: Id | None = Field(default=None, description="A combatant that is not dead; omitted: the actor itself.")
+    effect: EffectGivenIn | None = Field(default=None, description="Given to the target when the action completes.")
+
+
+class ContinueAction(Input):
+    """Go on with the long action the combatant carries."""
+
+    type: Literal["continue"]
 
 
 class NoAction(Input):
     type: Literal["none"]
 
 
-Action = Annotated[AttackAction | FirstAidAction | CustomAction | NoAction, Field(discriminator="type")]
+Action = Annotated[
+    AttackAction | FirstAidAction | CustomAction | ContinueAction | NoAction, Field(discriminator="type")
+]
 
 
 class DeclarationIn(Input):
@@ -56,7 +70,9 @@ class DeclarationIn(Input):
     stance: Id | None = Field(
         default=None, description="offensive, balanced or defensive (or a ruleset's own); none given: balanced."
     )
-    action: Action = Field(default_factory=lambda: NoAction(type="none"))
+    action: Action | None = Field(
+        default=None, description="Omitted: continue the long action the combatant carries, else none."
+    )
     technical_actions: Annotated[JSONInt, within(bounds.TECHNICAL_ACTIONS)] = 0
 
 
@@ -126,3 +142,54 @@ class ResolveRequest(RoundCreate):
     round: Annotated[JSONInt, within(bounds.ROUND)] = 1
     rules: RulesOverrides = {}
     combatants: Annotated[list[CombatantInRequest], Field(max_length=bounds.MAX_COMBATANTS)]
+
+
+class ActionRead(BaseModel):
+    tick: int
+    actor: str
+    seq: int
+    type: ActionType
+    target: str | None
+    score: int
+    technical_actions: int
+    roll: int | None
+    target_number: int | None
+    hit: bool | None
+    margin: int | None
+    damage_rolls: list[int] | None
+    blow: int | None
+    effective: int | None
+    wound: str | None
+    name: str | None = Field(description="custom and continue entries: the action's name.")
+    result: Result
+
+
+class BleedingRead(BaseModel):
+    combatant: str
+    lost: int
+    blood: int
+    status: Status
+
+
+class CombatantStateRead(BaseModel):
+    id: str
+    status: Status
+    blood: int
+    weapon_ready: bool
+    penalty: int
+    wounds: list[WoundRead]
+    effects: list[EffectRead] = Field(description="As they stand after the round.")
+    long_action: LongActionRead | None
+
+
+class RoundRead(BaseModel):
+    """The round document: what POST returns and GET returns again, identical."""
+
+    round: int
+    turn: int
+    ends_turn: bool
+    seed: int
+    dice: dict[str, int | list[int]]
+    actions: list[ActionRead]
+    bleeding: list[BleedingRead]
+    combatants: list[CombatantStateRead]

@@ -9,12 +9,12 @@ from fastapi import APIRouter, Depends, Path, Response, status
 from app.access.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
 from app.access.idempotency import IdempotencyDep
 from app.deps import NOT_MODIFIED, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
-from app.documents import RoundRead, RulesetRead
+from app.documents import RulesetRead
 from app.etags import etag, not_modified, still_current
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
 from app.rounds import service
-from app.rounds.schemas import ResolveRequest, RoundCreate
+from app.rounds.schemas import ResolveRequest, RoundCreate, RoundRead
 from app.schemas import Page
 
 router = APIRouter(tags=["rounds"])

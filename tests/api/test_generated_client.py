@@ -165,6 +165,11 @@ def test_a_whole_fight_through_the_generated_client(generated, settings):
             encounter_id=encounter.id, combatant_id=added.id, client=client)
         assert removed.status_code == 204
 
+        effect = api(generated, "encounters", "add_effect").sync(
+            encounter_id=encounter.id, combatant_id=bolek, client=client,
+            body=m.EffectCreate(name="poisoned", blood_per_turn=1, turns=1))
+        assert isinstance(effect, m.EffectRead) and effect.blood_per_turn == 1, effect
+
         read = api(generated, "encounters", "read_encounter")
         current = read.sync_detailed(encounter_id=encounter.id, client=client)
         assert isinstance(current.parsed, m.EncounterRead)
@@ -194,6 +199,7 @@ def test_a_whole_fight_through_the_generated_client(generated, settings):
                 assert isinstance(action.type_, m.ActionReadType) and isinstance(action.result, m.ActionReadResult)
             for state in result.combatants:
                 assert isinstance(state.status, m.CombatantStateReadStatus)
+                assert all(isinstance(e, m.EffectRead) for e in state.effects)
                 assert all(isinstance(w, m.WoundRead) for w in state.wounds)
             no_extra(result)
             rounds.append(result)

@@ -148,6 +148,13 @@ def test_the_headers_sent_are_the_headers_declared(client, document):
     call("GET", combatant, f"{url}/combatants/{ala}")
     call("PATCH", combatant, f"{url}/combatants/{ala}", json={"weapon": "dagger"})
     call("DELETE", combatant, f"{url}/combatants/{extra['id']}")
+    effects = combatant + "/effects"
+    effect = call("POST", effects, f"{url}/combatants/{bolek}/effects", json={"name": "stunned", "attack": -2,
+                                                                             "rounds": 2}).json()
+    call("GET", effects + "/{effect_id}", f"{url}/combatants/{bolek}/effects/{effect['id']}")
+    call("DELETE", effects + "/{effect_id}", f"{url}/combatants/{bolek}/effects/{effect['id']}")
+    call("POST", effects, f"{url}/combatants/{bolek}/effects", json={"name": "poisoned", "blood_per_turn": 1,
+                                                                    "turns": 1})
     round_body = {"declarations": [attack(ala, bolek), attack(bolek, ala)], "seed": 7}
     call("POST", enc + "/rounds", f"{url}/rounds", json=round_body, headers={"Idempotency-Key": "r1"})
     call("POST", enc + "/rounds", f"{url}/rounds", json=round_body, headers={"Idempotency-Key": "r1"})  # replay

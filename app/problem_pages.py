@@ -5,7 +5,7 @@ JSON by default (a client can show the fix), HTML for a browser (a human clickin
 from __future__ import annotations
 
 import html
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Response
 from pydantic import BaseModel
@@ -57,7 +57,9 @@ AcceptHeader = Annotated[str | None, Header(description="text/html for a page; J
 Slug = Annotated[str, Path(max_length=60, description="The part of a problem's type after /problems/.")]
 
 
-HTML_TOO = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "JSON, or HTML"}}
+HTML_TOO: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "JSON, or HTML"}
+}
 
 
 @router.get("", response_model=list[ProblemTypeRead], response_class=JSONDocumentResponse, responses=HTML_TOO)

@@ -115,8 +115,8 @@ def assert_lists_the_armory(body, client) -> None:
 
 def test_an_unknown_weapon_teaches_the_armory_everywhere(client):
     """Create, change and the stateless resolver all answer the same problem, listing the keys there are."""
-    body = assert_problem(client.post("/v1/encounters", json={"name": "x", "combatants": [fighter("A", weapon="laser")]}),
-                          422, "unknown-key")
+    laser = {"name": "x", "combatants": [fighter("A", weapon="laser")]}
+    body = assert_problem(client.post("/v1/encounters", json=laser), 422, "unknown-key")
     assert_lists_the_armory(body, client)
     assert body["errors"][0]["pointer"] == "/combatants/0/weapon"
 
@@ -143,7 +143,8 @@ def test_a_body_not_sent_as_json_says_so(client):
         body = assert_problem(response, 415, "unsupported-media-type")
         assert "application/json" in body["detail"]
     assert client.get("/v1/encounters").json()["total"] == 0
-    ok = client.post("/v1/encounters", content=b'{"name": "x"}', headers={"content-type": "application/json; charset=utf-8"})
+    ok = client.post("/v1/encounters", content=b'{"name": "x"}',
+                     headers={"content-type": "application/json; charset=utf-8"})
     assert ok.status_code == 201, ok.text
 
 

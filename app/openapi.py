@@ -212,6 +212,14 @@ def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:
 NOT_MODIFIED_CONTENT = {"text/plain": {"schema": {"type": "string", "maxLength": 0}}}
 
 
+def _type_text_bodies(response: dict[str, Any]) -> None:
+    """A text body declared without a schema (an event stream, the metrics page) is a string: say so, or
+    generators type it Any."""
+    for media_type, content in response.get("content", {}).items():
+        if media_type.startswith("text/") and not content.get("schema"):
+            content["schema"] = {"type": "string"}
+
+
 def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
@@ -223,6 +231,8 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
+            for response in responses.values():
+                _type_text_bodies(response)
             if "304" in responses:
                 responses["304"].setdefault("content", NOT_MODIFIED_CONTENT)
             statuses = problem_statuses(path, method) | (extra_statuses(path, method) if extra_statuses else set())

@@ -86,6 +86,13 @@ CATALOGUE: dict[str, ProblemType] = {
             "Read detail.",
         ),
         ProblemType(
+            "invalid-staged-declaration",
+            422,
+            "A staged declaration no longer fits the encounter",
+            "A declaration staged before the round no longer fits: its target was removed, or a rule changed.",
+            "Stage the declaration again, or resolve the round with declarations in its body.",
+        ),
+        ProblemType(
             "idempotency-key-reused",
             422,
             "This Idempotency-Key was used for another request",
@@ -183,6 +190,13 @@ CATALOGUE: dict[str, ProblemType] = {
             "Internal server error",
             "A fault in the service. Nothing was half-done: a change either committed whole or not at all.",
             "Retry later (with the same Idempotency-Key for a POST); report the X-Request-ID if it persists.",
+        ),
+        ProblemType(
+            "too-many-subscribers",
+            503,
+            "This worker has as many open streams as it serves",
+            "The worker that took the request already serves as many event streams as it is configured for.",
+            "Retry shortly (another worker may take it), or poll GET with If-None-Match instead of streaming.",
         ),
         ProblemType(
             "database-unavailable",

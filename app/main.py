@@ -22,7 +22,8 @@ from app.events.router import router as events_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.observability import install_observability
-from app.openapi import install_openapi
+from app.openapi import install_openapi, operation_id
+from app.problem_pages import router as problem_pages_router
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=operation_id,
     )  # install_docs serves them without a CDN
     # What each worker shares between requests; reached only through app/deps.py's typed dependencies.
     app.state.settings = settings
@@ -74,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rounds_router)
     app.include_router(declarations_router)
     app.include_router(events_router)
+    app.include_router(problem_pages_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -95,15 +95,72 @@ def pointer(location: tuple[Any, ...]) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
-def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
+def document_path(location: tuple[Any, ...], document: Any, missing: bool) -> tuple[Any, ...]:
+    """pydantic's location with what is not a field of the document left out: the tag of a union member
+    ('attack' in declarations/0/action/attack/target) and validator names. Walks the document sent, so a
+    field that happens to share a tag's name stays; the last step of a missing field is kept."""
+    path: list[Any] = []
+    node = document
+    for index, step in enumerate(location):
+        last = index == len(location) - 1
+        if isinstance(node, dict) and isinstance(step, str):
+            if step in node:
+                node = node[step]
+            elif not (missing and last):
+                continue  # not a key of this object: a tag or a validator's name
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        elif isinstance(step, str) and step.startswith("function-"):
+            continue
+        else:
+            node = None
+        path.append(step)
+    return tuple(path)
+
+
+def _json_body(body: bytes) -> Any:
+    try:
+        return orjson.loads(body) if body else None
+    except orjson.JSONDecodeError:
+        return None
+
+
+def line_and_column(text: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of a byte offset, as an editor shows them."""
+    before = text[:offset]
+    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
+
+
+def _validation_errors(error: RequestValidationError, body: bytes) -> list[dict[str, Any]]:
+    document = _json_body(body)
     found = []
     for item in error.errors():
         location = tuple(item.get("loc", ()))
         where = location[0] if location else "body"
-        # pydantic puts the union member's tag in the location; it is not a field of the document
-        path = tuple(p for p in location[1:] if not (isinstance(p, str) and p.startswith("function-")))
+        if item.get("type") == "json_invalid":
+            # pydantic's location is a character offset, which is no pointer: say where in the text it is
+            offset = location[1] if len(location) > 1 and isinstance(location[1], int) else 0
+            line, column = line_and_column(body, offset)
+            reason = (item.get("ctx") or {}).get("error", "invalid JSON")
+            detail = f"The body is not valid JSON: {reason} at line {line}, column {column}."
+            found.append({"in": "body", "pointer": "", "detail": detail, "line": line, "column": column})
+            continue
+        sent = document if where == "body" else None
+        path = (
+            document_path(location[1:], sent, item.get("type") == "missing")
+            if sent is not None
+            else tuple(p for p in location[1:] if not (isinstance(p, str) and p.startswith("function-")))
+        )
         found.append({"in": where, "pointer": pointer(path), "detail": item.get("msg", "invalid")})
     return found
+
+
+JSON_MEDIA_TYPES = ("application/json",)
+
+
+def is_json(content_type: str | None) -> bool:
+    media_type = (content_type or "").split(";")[0].strip().lower()
+    return media_type in JSON_MEDIA_TYPES or media_type.endswith("+json")
 
 
 def install_problem_handlers(app: FastAPI) -> None:
@@ -119,8 +176,17 @@ def install_problem_handlers(app: FastAPI) -> None:
         return problem(422, error.type, error.title, str(error), errors=errors)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_request: Request, error: RequestValidationError) -> Response:
-        errors = _validation_errors(error)
+    async def _validation_error(request: Request, error: RequestValidationError) -> Response:
+        body = await request.body()  # already read by FastAPI: cached on the request
+        content_type = request.headers.get("content-type")
+        if body and not is_json(content_type):
+            return problem(
+                415,
+                "unsupported-media-type",
+                "Unsupported Media Type",
+                f"The body must be JSON sent with Content-Type: application/json, not {content_type or 'none'}.",
+            )
+        errors = _validation_errors(error, body)
         detail = "; ".join(f"{e['pointer'] or e['in']}: {e['detail']}" for e in errors[:5])
         return problem(422, "validation-error", "The request is not valid", detail, errors=errors)
 

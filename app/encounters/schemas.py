@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
+from app.documents import InlineWeaponRead, RulesetRead, WoundRead
 from app.resolver import bounds
 from app.schemas import Bool, Id, Input, JSONInt, Name, within
 
@@ -37,14 +38,6 @@ class WoundIn(Input):
     class_: Annotated[Id, Field(alias="class")]
     penalty: Annotated[JSONInt, within(bounds.WOUND_PENALTY)] | None = None
     bleed: Annotated[JSONInt, within(bounds.WOUND_BLEED)] | None = None
-
-
-class WoundRead(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-    class_: str = Field(alias="class")
-    penalty: int
-    bleed: int
 
 
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
@@ -208,7 +201,7 @@ class CombatantRead(BaseModel):
     initiative: int
     attack: int
     defense: int
-    weapon: str | dict[str, Any]
+    weapon: str | InlineWeaponRead = Field(description="An armory key, or the inline profile given.")
     attacks_per_round: int
     weapon_ready: bool
     damage_bonus: int
@@ -265,5 +258,5 @@ class EncounterSummary(BaseModel):
 class EncounterRead(EncounterSummary):
     turn: int = Field(description="The turn the next round belongs to.")
     rules: dict[str, Any] = Field(description="This encounter's overrides.")
-    ruleset: dict[str, Any] = Field(description="The whole ruleset in force: defaults with the overrides applied.")
+    ruleset: RulesetRead = Field(description="The whole ruleset in force: defaults with the overrides applied.")
     combatants: list[CombatantRead]

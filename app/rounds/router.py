@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Path, Response, status
 from app.access.auth import EncounterOwnerDep, ReaderDep, limit_anonymous
 from app.access.idempotency import IdempotencyDep
 from app.deps import NOT_MODIFIED, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
+from app.documents import RulesetRead
 from app.etags import etag, not_modified, still_current
 from app.resolver import DEFAULT_RULESET, bounds
 from app.responses import JSONDocumentResponse
@@ -125,7 +126,7 @@ async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: Databas
     return reply.response()
 
 
-@router.get("/v1/rules", tags=["rules"])
-async def rules() -> Response:
+@router.get("/v1/rules", tags=["rules"], response_model=RulesetRead, response_class=JSONDocumentResponse)
+async def read_rules() -> Response:
     """The default ruleset, armory included, as data: any part of it can be overridden per encounter."""
     return JSONDocumentResponse(dict(DEFAULT_RULESET.document))

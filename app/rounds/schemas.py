@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
+from app.documents import ActionType, WoundRead
 from app.encounters.schemas import CombatantFields, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
+from app.resolver.model import Result, Status
 from app.schemas import Id, Input, JSONInt, Name, within
 
 
@@ -168,7 +170,7 @@ class ActionRead(BaseModel):
     tick: int
     actor: str
     seq: int
-    type: str
+    type: ActionType
     target: str | None
     score: int
     technical_actions: int
@@ -181,23 +183,23 @@ class ActionRead(BaseModel):
     effective: int | None
     wound: str | None
     name: str | None = Field(description="custom and continue entries: the action's name.")
-    result: Literal["wound", "deflected", "miss", "actor_down", "target_down", "done", "in_progress", "interrupted"]
+    result: Result
 
 
 class BleedingRead(BaseModel):
     combatant: str
     lost: int
     blood: int
-    status: str
+    status: Status
 
 
 class CombatantStateRead(BaseModel):
     id: str
-    status: str
+    status: Status
     blood: int
     weapon_ready: bool
     penalty: int
-    wounds: list[dict[str, Any]]
+    wounds: list[WoundRead]
     effects: list[EffectRead] = Field(description="As they stand after the round.")
     long_action: LongActionRead | None
 

@@ -1,0 +1,175 @@
+"""The OpenAPI document is one tools can read: valid, standard bounds, short ids, every header declared,
+typed documents; and the headers it declares are the ones the service sends."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+from app.config import Settings
+from app.documents import RulesetRead
+from app.main import create_app
+from app.openapi import standard_bounds
+from app.resolver import DEFAULT_RULESET
+from tests.api.helpers import attack, fighter
+
+METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    return create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")).openapi()
+
+
+def operations(document: dict[str, Any]):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def non_standard_bounds(node: Any, where: str = "") -> list[str]:
+    found = []
+    if isinstance(node, dict):
+        for key in ("ge", "le", "gt", "lt"):
+            if isinstance(node.get(key), int | float):
+                found.append(f"{where}/{key}")
+        for key, value in node.items():
+            found += non_standard_bounds(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += non_standard_bounds(value, f"{where}/{index}")
+    return found
+
+
+def test_the_document_is_valid_openapi(document):
+    validate(document)  # raises, naming the first fault
+
+
+def test_bounds_are_standard_json_schema(document):
+    assert non_standard_bounds(document) == []
+    initiative = document["components"]["schemas"]["CombatantCreate"]["properties"]["initiative"]
+    assert (initiative["minimum"], initiative["maximum"]) == (-100, 100)
+
+
+def test_standard_bounds_renames_numbers_and_leaves_properties_alone():
+    schema = {"properties": {"le": {"type": "integer", "ge": 1, "lt": 5}}, "gt": 0}
+    standard_bounds(schema)
+    assert schema == {"properties": {"le": {"type": "integer", "minimum": 1, "exclusiveMaximum": 5}},
+                      "exclusiveMinimum": 0}
+
+
+def test_operation_ids_are_short_unique_and_plain(document):
+    ids = [operation["operationId"] for _, _, operation in operations(document)]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    for operation_id in ids:
+        assert re.fullmatch(r"[a-z][a-z_]{2,29}", operation_id), operation_id
+    assert {"create_encounter", "resolve_next_round", "read_rules", "undo_round"} <= set(ids)
+
+
+def test_every_response_declares_its_headers(document):
+    assert set(document["components"]["headers"]) == {
+        "X-Request-ID", "ETag", "Location", "Idempotent-Replayed", "Retry-After"}
+    for path, method, operation in operations(document):
+        idempotent = any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", []))
+        for code, response in operation["responses"].items():
+            headers = response.get("headers", {})
+            where = f"{method.upper()} {path} {code}"
+            assert "X-Request-ID" in headers, where
+            if code in ("429", "503"):
+                assert "Retry-After" in headers, where
+            if code == "201":
+                assert "Location" in headers, where
+            if code.startswith("2") and idempotent:
+                assert "Idempotent-Replayed" in headers, where
+            if code == "304":
+                assert "ETag" in headers and response["content"], where
+
+
+def test_every_problem_type_is_listed_in_the_problem_schema(document):
+    description = document["components"]["schemas"]["Problem"]["properties"]["type"]["description"]
+    for slug in ("unknown-key", "validation-error", "unsupported-media-type", "precondition-failed"):
+        assert f"/problems/{slug}" in description
+
+
+def test_reads_are_typed(document):
+    schemas = document["components"]["schemas"]
+    rules = document["paths"]["/v1/rules"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert rules == {"$ref": "#/components/schemas/RulesetRead"}
+    assert schemas["ActionRead"]["properties"]["type"]["enum"] == ["attack", "first_aid", "custom", "continue", "none"]
+    assert "in_progress" in schemas["ActionRead"]["properties"]["result"]["enum"]
+    assert schemas["CombatantStateRead"]["properties"]["status"]["enum"] == ["active", "unconscious", "dead"]
+    assert schemas["CombatantStateRead"]["properties"]["wounds"]["items"] == {"$ref": "#/components/schemas/WoundRead"}
+    weapon = schemas["CombatantRead"]["properties"]["weapon"]
+    assert {"$ref": "#/components/schemas/InlineWeaponRead"} in weapon["anyOf"]
+
+
+def test_the_ruleset_read_declares_every_rule():
+    """A rule added to the ruleset without a field here would vanish from encounter reads: fail instead."""
+    assert set(RulesetRead.model_fields) == set(DEFAULT_RULESET.document)
+    assert RulesetRead.model_validate(dict(DEFAULT_RULESET.document)).model_dump(by_alias=True) == dict(
+        DEFAULT_RULESET.document)
+
+
+def test_rules_served_match_their_schema(client):
+    served = client.get("/v1/rules").json()
+    assert RulesetRead.model_validate(served).model_dump(by_alias=True) == served
+
+
+def declared(document, method: str, path_template: str, code: int) -> set[str]:
+    response = document["paths"][path_template][method]["responses"][str(code)]
+    return set(response.get("headers", {}))
+
+
+def test_the_headers_sent_are_the_headers_declared(client, document):
+    """Both ways, on a whole fight: every header declared on a success is sent, and none is sent undeclared."""
+    watched = {"ETag", "Location", "Idempotent-Replayed", "X-Request-ID"}
+    calls = []
+
+    def call(method: str, template: str, url: str, **kwargs):
+        response = client.request(method, url, **kwargs)
+        assert response.status_code < 400, response.text
+        calls.append((method.lower(), template, response))
+        return response
+
+    enc = "/v1/encounters/{encounter_id}"
+    body = {"name": "Ford", "combatants": [fighter("Ala"), fighter("Bolek", weapon="mace")]}
+    created = call("POST", "/v1/encounters", "/v1/encounters", json=body).json()
+    url = f"/v1/encounters/{created['id']}"
+    ala, bolek = (c["id"] for c in created["combatants"])
+    etag = call("GET", enc, url).headers["ETag"]
+    call("GET", enc, url, headers={"If-None-Match": etag})
+    call("PATCH", enc, url, json={"name": "Ford, later"})
+    extra = call("POST", enc + "/combatants", f"{url}/combatants", json=fighter("Czarek")).json()
+    combatant = enc + "/combatants/{combatant_id}"
+    call("GET", combatant, f"{url}/combatants/{ala}")
+    call("PATCH", combatant, f"{url}/combatants/{ala}", json={"weapon": "dagger"})
+    call("DELETE", combatant, f"{url}/combatants/{extra['id']}")
+    effects = combatant + "/effects"
+    effect = call("POST", effects, f"{url}/combatants/{bolek}/effects", json={"name": "stunned", "attack": -2,
+                                                                             "rounds": 2}).json()
+    call("GET", effects + "/{effect_id}", f"{url}/combatants/{bolek}/effects/{effect['id']}")
+    call("DELETE", effects + "/{effect_id}", f"{url}/combatants/{bolek}/effects/{effect['id']}")
+    call("POST", effects, f"{url}/combatants/{bolek}/effects", json={"name": "poisoned", "blood_per_turn": 1,
+                                                                    "turns": 1})
+    round_body = {"declarations": [attack(ala, bolek), attack(bolek, ala)], "seed": 7}
+    call("POST", enc + "/rounds", f"{url}/rounds", json=round_body, headers={"Idempotency-Key": "r1"})
+    call("POST", enc + "/rounds", f"{url}/rounds", json=round_body, headers={"Idempotency-Key": "r1"})  # replay
+    call("GET", enc + "/rounds", f"{url}/rounds")
+    call("GET", enc + "/rounds/{number}", f"{url}/rounds/1")
+    call("DELETE", enc + "/rounds/{number}", f"{url}/rounds/1")
+    call("GET", "/v1/rules", "/v1/rules")
+    call("DELETE", enc, url)
+
+    replayed = 0
+    for method, template, response in calls:
+        sent = {name for name in watched if name in response.headers}
+        promised = declared(document, method, template, response.status_code)
+        where = f"{method.upper()} {template} {response.status_code}"
+        assert sent <= promised, f"{where} sends undeclared {sent - promised}"
+        assert promised - {"Idempotent-Replayed"} <= sent, f"{where} declares but does not send {promised - sent}"
+        replayed += "Idempotent-Replayed" in sent
+    assert replayed == 1

@@ -16,6 +16,8 @@ from app.encounters.router import router as encounters_router
 from app.idempotency.deps import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
+from app.odds.router import router as odds_router
+from app.odds.runner import OddsRunner
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.rounds.router import router as rounds_router
@@ -42,18 +44,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         purger.cancel()
         engine.dispose()
         await app.state.autocommit.close()
+        app.state.odds_runner.close()
 
     app = FastAPI(title="Dziedzictwo Cieni combat service", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = make_sessionmaker(engine)
     app.state.autocommit = AutocommitDatabase(settings, engine)
+    app.state.odds_runner = OddsRunner(settings.odds_processes)
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
     app.include_router(campaigns_router)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(odds_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

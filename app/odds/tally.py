@@ -89,7 +89,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z2 / (2 * trials)
     spread = z * sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     denominator = 1 + z2 / trials
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    # at p = 0 or 1 an end is exactly 0 or 1; floating point would leave it a hair inside
+    low = 0.0 if successes == 0 else max(0.0, (centre - spread) / denominator)
+    high = 1.0 if successes == trials else min(1.0, (centre + spread) / denominator)
+    return low, high
 
 
 def rounds_quantile(rounds: Counter[int], q: float) -> int:

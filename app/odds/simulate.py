@@ -7,14 +7,14 @@ combatant carrying a long action declares nothing, so it goes on with it. A figh
 one side has anyone active, or after max_rounds rounds.
 
 Seeds: fight k plays with fight_seed(seed, k); round r of it with round_seed(fight seed, r). The
-round seed rolls the round's dice (the resolver's keys) and picks the targets (keys of its own,
-`<id>.target`), so a round is replayed exactly by POST /v1/resolve with that seed.
+round seed rolls the round's dice (the resolver's keys) and picks the targets (target_picks), so a
+round is replayed exactly by POST /v1/resolve with that seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from hashlib import blake2b
 
 from app.resolver.dice import SEED_BOUNDS, SeededDice
@@ -48,6 +48,9 @@ class FightSetup:
     sides: tuple[str, ...]  # one per combatant, in the same order
     ruleset: Ruleset
     first_round: int  # the number of the first round played (an encounter's next round)
+    # Declarations are immutable and the same (attacker, target) pair recurs in every fight: made
+    # once, they cost a dict lookup instead of two frozen dataclasses per attacker and round.
+    attacks: dict[tuple[str, str], Declaration] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +74,38 @@ def active_sides(setup: FightSetup, combatants: Sequence[Combatant]) -> set[str]
     return {side for side, c in zip(setup.sides, combatants) if c.status == "active"}
 
 
-def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], dice: SeededDice) -> tuple[Declaration, ...]:
-    """The policy's declarations for one round; targets picked with the round's own dice."""
-    standing = [(side, c.id) for side, c in zip(setup.sides, combatants) if c.status != "dead"]
+def target_picks(seed: int, count: int) -> list[int]:
+    """`count` uniform 64-bit words from a round's seed, one per combatant (in setup order), to pick
+    its target with: one BLAKE2b-512 digest gives eight, where a die per attacker cost one hash each."""
+    words: list[int] = []
+    key = seed.to_bytes(16, "big", signed=True)
+    for block in range((count + 7) // 8):
+        digest = blake2b(b"targets" + block.to_bytes(4, "big"), key=key, person=b"odds").digest()
+        words.extend(int.from_bytes(digest[i : i + 8], "big") for i in range(0, 64, 8))
+    return words
+
+
+def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: int) -> tuple[Declaration, ...]:
+    """The policy's declarations for one round; targets picked with the round's own seed."""
+    sides = setup.sides
+    standing = [(side, c.id) for side, c in zip(sides, combatants) if c.status != "dead"]
+    foes_of: dict[str, list[str]] = {}
+    picks = target_picks(seed, len(combatants))
+    attacks = setup.attacks
     declarations = []
-    for side, c in zip(setup.sides, combatants):
+    for side, c, pick in zip(sides, combatants, picks):
         if c.status != "active" or getattr(c, "long_action", None) is not None:
             continue  # a carried long action continues when its combatant declares nothing
-        foes = [cid for foe_side, cid in standing if foe_side != side]
-        if not foes:
-            continue
-        target = foes[dice.roll(f"{c.id}.target", len(foes)) - 1] if len(foes) > 1 else foes[0]
-        declarations.append(Declaration(c.id, Attack((target,)), BALANCED))
+        foes = foes_of.get(side)
+        if foes is None:
+            foes = foes_of[side] = [cid for foe_side, cid in standing if foe_side != side]
+        if foes:
+            # multiply-shift maps the word onto the foes (as SeededDice maps onto a die's faces)
+            pair = (c.id, foes[pick * len(foes) >> 64])
+            declaration = attacks.get(pair)
+            if declaration is None:
+                declaration = attacks[pair] = Declaration(c.id, Attack((pair[1],)), BALANCED)
+            declarations.append(declaration)
     return tuple(declarations)
 
 
@@ -127,9 +150,8 @@ def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[Playe
         if len(active_sides(setup, combatants)) <= 1:
             return
         this_seed = round_seed(seed, number)
-        dice = SeededDice(this_seed)
-        state = RoundInput(number, combatants, declarations_for(setup, combatants, dice))
-        result = resolve_round(state, setup.ruleset, dice)
+        state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed))
+        result = resolve_round(state, setup.ruleset, SeededDice(this_seed))
         combatants = _after(combatants, result)
         yield PlayedRound(state, this_seed, result, combatants)
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.odds.simulate import FightSetup, declarations_for, fight_seed, play_fight, round_seed
 from app.odds.tally import OddsJob, Tally, play_chunk, play_fights, rounds_quantile, summarize, wilson
-from app.resolver import DEFAULT_RULESET, Combatant, SeededDice
+from app.resolver import DEFAULT_RULESET, Combatant
 from tests.resolver.test_purity import imported_modules
 
 ODDS_DIR = Path(__file__).resolve().parents[2] / "app" / "odds"
@@ -84,11 +84,11 @@ def test_policy_every_active_combatant_attacks_one_standing_foe_balanced():
     down = duelist("c", status="unconscious", blood=0)
     dead = duelist("d", status="dead", blood=-10)
     setup = setup_of((a, "x"), (b, "x"), (down, "y"), (dead, "y"), (duelist("e"), "y"))
-    declarations = declarations_for(setup, setup.combatants, SeededDice(1))
+    declarations = declarations_for(setup, setup.combatants, 1)
     assert [d.combatant for d in declarations] == ["a", "b", "e"]
     assert all(d.stance == "balanced" and len(d.action.targets) == 1 for d in declarations)
     assert declarations[2].action.targets[0] in ("a", "b")
-    picked = {declarations_for(setup, setup.combatants, SeededDice(s))[0].action.targets[0] for s in range(60)}
+    picked = {declarations_for(setup, setup.combatants, s)[0].action.targets[0] for s in range(60)}
     assert picked == {"c", "e"}  # unconscious ones may be picked, the dead never
 
 

@@ -73,6 +73,7 @@ def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer
     values["wounds"] = [{"class": w.cls, "penalty": w.penalty, "bleed": w.bleed} for w in wounds]
     values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
     values["name"] = fields.name
+    values["side"] = fields.side
     return values
 
 
@@ -244,6 +245,7 @@ def update_combatant(
             {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False
         )
         values = _checked_combatant_values(merged, ruleset_of(encounter))
+        values["side"] = changed.get("side", row.side)  # not a column a round changes, so not in the snapshot
         version = claim_version(session, encounter_id, encounter.version)
         for name, value in values.items():
             setattr(row, name, value)

@@ -11,6 +11,7 @@ def combatant_read(row: Combatant) -> CombatantRead:
     return CombatantRead(
         id=row.id,
         name=row.name,
+        side=row.side,
         initiative=row.initiative,
         attack=row.attack,
         defense=row.defense,

@@ -10,15 +10,10 @@ from pydantic import BaseModel, Field
 from app.encounters.schemas import RulesOverrides
 from app.resolver import bounds
 from app.rounds.schemas import CombatantInRequest, Seed
-from app.schemas import Id, Input, bounded
+from app.schemas import Input, bounded
 
 FIGHTS = (1, 10_000)
 MAX_ROUNDS = (1, 200)
-
-Side = Annotated[
-    Id, Field(description="The side this combatant fights for; without one, every combatant is its own side.")
-]
-
 
 class OddsCreate(Input):
     fights: bounded(FIGHTS, description="How many fights to play.") = 1000
@@ -26,14 +21,12 @@ class OddsCreate(Input):
     seed: Seed | None = None
 
 
-class CombatantWithSide(CombatantInRequest):
-    side: Side | None = None
-
-
 class OddsRequest(OddsCreate):
+    """A full state as /v1/resolve takes it; each combatant's `side` says who fights with whom."""
+
     round: bounded(bounds.ROUND, description="The number of the first round played (turn ends bleed).") = 1
     rules: RulesOverrides = {}
-    combatants: Annotated[list[CombatantWithSide], Field(max_length=bounds.MAX_COMBATANTS)]
+    combatants: Annotated[list[CombatantInRequest], Field(max_length=bounds.MAX_COMBATANTS)]
 
 
 class SideOdds(BaseModel):

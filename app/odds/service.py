@@ -94,7 +94,7 @@ async def encounter_odds(
     rows = await database.rows(ENCOUNTER_WITH_COMBATANTS, {"encounter_id": encounter_id, "campaign_id": campaign_id})
     encounter = encounter_from_rows(rows, encounter_id)
     combatants = [mapping.combatant_from_row(row) for row in encounter.combatants]
-    sides = [getattr(row, "side", None) or row.id for row in encounter.combatants]
+    sides = [row.side or row.id for row in encounter.combatants]
     return await play(
         runner,
         combatants=combatants,

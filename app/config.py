@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
     campaigns_per_address_per_hour: int = 10
     odds_processes: int | None = Field(
-        default=None, description="Worker processes per service worker for odds; none: one less than the cores, at least 1."
+        default=None, description="Odds worker processes per service worker; none: the cores less one, at least 1."
     )
     odds_budget: int = Field(
         default=2_000_000, description="Largest fights × max_rounds × combatants an odds request may ask for."

@@ -49,9 +49,7 @@ class WoundRead(BaseModel):
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
 
 
-Side = Annotated[
-    Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")
-]
+Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
 
 
 class CombatantFields(Input):

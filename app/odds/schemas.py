@@ -15,6 +15,7 @@ from app.schemas import Input, bounded
 FIGHTS = (1, 10_000)
 MAX_ROUNDS = (1, 200)
 
+
 class OddsCreate(Input):
     fights: bounded(FIGHTS, description="How many fights to play.") = 1000
     max_rounds: bounded(MAX_ROUNDS, description="A fight still undecided after this many rounds is a draw.") = 50

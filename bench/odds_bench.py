@@ -48,7 +48,7 @@ PARTY = [
     {"id": "dorota", "initiative": 22, "attack": 13, "defense": 6, "weapon": "short_sword", "armor": 1},
 ]
 BANDITS = [
-    {"id": f"bandit{i}", "initiative": 16 + i, "attack": 14, "defense": 5, "weapon": w, "armor": 2}
+    {"id": f"bandit{i}", "initiative": 16 + i, "attack": 13, "defense": 4, "weapon": w, "armor": 2}
     for i, w in enumerate(("long_sword", "mace", "spear", "battle_axe"))
 ]
 
@@ -62,6 +62,21 @@ def yardstick_ns() -> float:
     timer = timeit.Timer("d.get('a')", "d={'a':1}")
     loops, _ = timer.autorange()
     return min(timer.repeat(5, loops)) / loops * 1e9
+
+
+def reference_round_us(samples: int = 2000) -> float:
+    """CPU µs of resolver_bench's 10-combatant round of single attacks, in this process now: the
+    README's figure for it (86 µs) converts this run's CPU to that machine state."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from resolver_bench import encounter
+
+    from app.resolver import SeededDice, resolve_round
+
+    state, dice = encounter(10, 1), SeededDice(1)
+    start = time.process_time()
+    for _ in range(samples):
+        resolve_round(state, DEFAULT_RULESET, dice)
+    return (time.process_time() - start) / samples * 1e6
 
 
 def cpu(fights: int, repeat: int) -> dict:
@@ -223,12 +238,18 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"yardstick d.get('a'): {yardstick_ns():.1f} ns; load average {os.getloadavg()[0]:.1f}")
+    reference = reference_round_us()
     figures = cpu(args.fights, args.repeat)
+    reference = (reference + reference_round_us()) / 2  # before and after: the machine drifts
     print(
         f"CPU, {figures['fights']} fights 4 v 4: {figures['cpu_s_median']:.2f} s median "
         f"({', '.join(f'{t:.2f}' for t in figures['cpu_s_all'])}); {figures['rounds']} rounds, "
         f"{figures['us_per_round']:.0f} µs per round, {figures['resolver_share']:.0%} inside resolve_round; "
         f"wins {figures['wins']}, draws {figures['draws']}"
+    )
+    print(
+        f"reference round (resolver_bench, 10 combatants): {reference:.0f} µs CPU now, 86 µs in bench/README.md: "
+        f"the 1,000 fights would take {figures['cpu_s_median'] * 86 / reference * 1000 / figures['fights']:.2f} s there"
     )
     if args.cpu_only:
         return

@@ -37,3 +37,10 @@ bench: $(BIN)/activate
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis
+
+## Refresh the repo's copy of the golden vectors (both folders) from ../shared/rules/vectors.
+.PHONY: vectors
+vectors:
+	test -d ../shared/rules/vectors
+	rm -rf tests/data/vectors
+	cp -R ../shared/rules/vectors tests/data/vectors

@@ -1,4 +1,8 @@
-"""The shared golden vectors (../shared/rules/vectors), read at test time, and their matching rule."""
+"""The golden vectors, read from the repo's own copy (tests/data/vectors, both folders), and their matching rule.
+
+The copy is refreshed from ../shared/rules/vectors with `make vectors`; tests/test_vector_copy.py
+fails when that folder is present and the copy has drifted.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +13,39 @@ from typing import Any
 
 import pytest
 
-VECTORS_DIR = Path(os.environ.get("VECTORS_DIR", Path(__file__).resolve().parents[2] / "shared" / "rules" / "vectors"))
-SKIP_REASON = f"shared golden vectors not found at {VECTORS_DIR} (set VECTORS_DIR to their folder)"
+VECTORS_DIR = Path(os.environ.get("VECTORS_DIR", Path(__file__).resolve().parent / "data" / "vectors"))
+FOLDERS = (".", "effects-and-long-actions")  # the first set, then the effects and long actions of RULES.md §12-13
+
+
+def vector_paths(root: Path = VECTORS_DIR) -> list[Path]:
+    """Every vector file, first-set files first, each folder in name order."""
+    return [path for folder in FOLDERS for path in sorted((root / folder).glob("*.json"))]
+
+
+def vector_id(path: Path, root: Path = VECTORS_DIR) -> str:
+    return path.relative_to(root).with_suffix("").as_posix()
 
 
 def load_vectors() -> list[Any]:
-    """One pytest param per vector file, or a single skipped param when ../shared is absent."""
-    if not VECTORS_DIR.is_dir():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=SKIP_REASON), id="no-vectors")]
-    return [pytest.param(json.loads(path.read_text()), id=path.stem) for path in sorted(VECTORS_DIR.glob("*.json"))]
+    """One pytest param per vector file. The copy ships with the repo, so a missing folder is an error."""
+    paths = vector_paths()
+    if not paths:
+        raise FileNotFoundError(f"no golden vectors under {VECTORS_DIR}: run `make vectors`")
+    return [pytest.param(json.loads(path.read_text()), id=vector_id(path)) for path in paths]
+
+
+def uses_effects_or_long_actions(vector: dict) -> bool:
+    """Whether a vector's request carries RULES.md §12-13 data (effects, long actions, continue, custom extras)."""
+    request = vector["request"]
+    if any("effects" in c or c.get("long_action") for c in request.get("combatants", [])):
+        return True
+    for declaration in request.get("declarations", []):
+        action = declaration.get("action")
+        if action is None or action.get("type") == "continue":
+            return True
+        if action.get("type") == "custom" and {"rounds", "target", "effect"} & set(action):
+            return True
+    return False
 
 
 def is_refusal(vector: dict) -> bool:

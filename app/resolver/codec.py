@@ -8,14 +8,19 @@ from typing import Any
 from .errors import InvalidRound, Issue, Issues
 from .model import (
     Action,
+    ActionOutcome,
     Attack,
     BloodLoss,
     Combatant,
     CombatantState,
+    Continue,
     Custom,
     Declaration,
+    Effect,
+    EffectGiven,
     FirstAid,
     InlineWeapon,
+    LongAction,
     NoAction,
     RoundInput,
     RoundResult,
@@ -37,11 +42,24 @@ COMBATANT_FIELDS = {
     "blood",
     "status",
     "wounds",
-}
+}  # the fields of RULES.md section 2 the service stores as columns today (read by app.rounds.mapping)
+LASTING_FIELDS = ("effects", "long_action")  # sections 12-13: in every combatant state, not yet in those columns
+STATE_FIELDS = COMBATANT_FIELDS | set(LASTING_FIELDS)  # what a combatant in a /v1/resolve body may carry
 REQUIRED_COMBATANT_FIELDS = ("id", "initiative", "attack", "defense", "weapon")
+EFFECT_FIELDS = {"id", "name", "attack", "defense", "initiative", "blood_per_turn", "until_round"}
+EFFECT_GIVEN_FIELDS = {"name", "attack", "defense", "initiative", "blood_per_turn", "rounds"}
+LONG_ACTION_FIELDS = {"name", "delay", "target", "effect", "rounds_left"}
+ACTION_FIELDS = {
+    "attack": {"type", "targets", "target"},
+    "first_aid": {"type", "target"},
+    "custom": {"type", "name", "delay", "rounds", "target", "effect"},
+    "continue": {"type"},
+    "none": {"type"},
+}
 
 
 def _object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
+    """Whether `value` is an object; each key it has beyond `allowed` is an issue (see _known_object)."""
     if not isinstance(value, Mapping):
         issues.add(field, "must be an object")
         return False
@@ -51,44 +69,121 @@ def _object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
     return True
 
 
+def _known_object(issues: Issues, field: str, value: Any, allowed: set[str]) -> bool:
+    """Whether `value` is an object with no key beyond `allowed` (each one found is an issue)."""
+    before = len(issues.found)
+    return _object(issues, field, value, allowed) and len(issues.found) == before
+
+
+def _given(value: Mapping[str, Any], key: str) -> Any:
+    """A field as sent, None when absent: the resolver's validation judges it, not the codec."""
+    return value.get(key)
+
+
 def weapon_from_json(value: Any) -> str | InlineWeapon:
     if isinstance(value, Mapping):
-        return InlineWeapon(value.get("name"), value.get("delay"), value.get("damage"))
-    return value
+        return InlineWeapon(_given(value, "name"), _given(value, "delay"), _given(value, "damage"))
+    key: str = value  # an armory key, checked against the armory by the resolver
+    return key
 
 
 def wound_from_json(value: Mapping[str, Any]) -> Wound:
-    return Wound(value.get("class"), value.get("penalty"), value.get("bleed"))
+    return Wound(_given(value, "class"), _given(value, "penalty"), _given(value, "bleed"))
+
+
+def _required(issues: Issues, field: str, value: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    missing = [name for name in names if name not in value]
+    for name in missing:
+        issues.add(f"{field}/{name}", "required")
+    return not missing
+
+
+def effect_from_json(value: Any, field: str, issues: Issues) -> Effect | None:
+    """One of a combatant's `effects` (RULES.md section 12); its bounds are the resolver's to check."""
+    if not _known_object(issues, field, value, EFFECT_FIELDS) or not _required(issues, field, value, ("name",)):
+        return None
+    return Effect(**value)
+
+
+def effect_given_from_json(value: Any, field: str, issues: Issues) -> EffectGiven | None:
+    """The `effect` of a custom action or a long action (section 13)."""
+    if not _known_object(issues, field, value, EFFECT_GIVEN_FIELDS) or not _required(issues, field, value, ("name",)):
+        return None
+    return EffectGiven(**value)
+
+
+def long_action_from_json(value: Any, field: str, issues: Issues) -> LongAction | None:
+    """A combatant's `long_action`; JSON null is None (and so is anything refused, with its issue added)."""
+    if value is None:
+        return None
+    if not _known_object(issues, field, value, LONG_ACTION_FIELDS):
+        return None
+    if not _required(issues, field, value, ("name", "delay", "rounds_left")):
+        return None
+    effect = value.get("effect")
+    given = None if effect is None else effect_given_from_json(effect, f"{field}/effect", issues)
+    return LongAction(value["name"], value["delay"], value["rounds_left"], value.get("target"), given)
+
+
+def effects_from_json(value: Any, field: str, issues: Issues) -> tuple[Effect, ...]:
+    if not isinstance(value, list):
+        issues.add(
+            field, "must be a list of effects {id, name, attack, defense, initiative, blood_per_turn, until_round}"
+        )
+        return ()
+    effects = [effect_from_json(e, f"{field}/{i}", issues) for i, e in enumerate(value)]
+    return tuple(e for e in effects if e is not None)
 
 
 def combatant_from_json(value: Any, field: str, issues: Issues) -> Combatant | None:
-    if not _object(issues, field, value, COMBATANT_FIELDS):
+    if not _object(issues, field, value, STATE_FIELDS):
         return None
-    missing = [name for name in REQUIRED_COMBATANT_FIELDS if name not in value]
-    for name in missing:
-        issues.add(f"{field}/{name}", "required")
+    complete = _required(issues, field, value, REQUIRED_COMBATANT_FIELDS)
     wounds = value.get("wounds", [])
     if not isinstance(wounds, list) or not all(isinstance(w, Mapping) for w in wounds):
         issues.add(f"{field}/wounds", "must be a list of {class, penalty?, bleed?}")
         return None
-    if missing:
+    before = len(issues.found)
+    effects = effects_from_json(value["effects"], f"{field}/effects", issues) if "effects" in value else ()
+    long_action = long_action_from_json(value.get("long_action"), f"{field}/long_action", issues)
+    if not complete or len(issues.found) > before:
         return None
-    fields = {k: v for k, v in value.items() if k in COMBATANT_FIELDS and k not in ("weapon", "wounds")}
+    fields = {k: v for k, v in value.items() if k not in ("weapon", "wounds", "effects", "long_action")}
     return Combatant(
-        **fields, weapon=weapon_from_json(value["weapon"]), wounds=tuple(wound_from_json(w) for w in wounds)
+        **fields,
+        weapon=weapon_from_json(value["weapon"]),
+        wounds=tuple(wound_from_json(w) for w in wounds),
+        effects=effects,
+        long_action=long_action,
     )
 
 
 def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
+    """An `action` object; None (with its issue added) when it is refused."""
     if not isinstance(value, Mapping):
         issues.add(field, "must be an object with a type")
         return None
     kind = value.get("type")
+    allowed = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
+        issues.add(f"{field}/type", f"unknown action type {kind!r}; use attack, first_aid, custom, continue or none")
+        return None
+    unknown = [key for key in value if key not in allowed]
+    for key in unknown:
+        issues.add(f"{field}/{key}", f"not a field of a {kind} action")
+    if unknown:
+        return None
     if kind == "attack":
+        if "targets" in value and "target" in value:
+            issues.add(f"{field}/target", "give either target or targets, not both")
+            return None
         if "targets" in value:
             targets = value["targets"]
+        elif "target" in value:
+            return Attack((value["target"],), shorthand=True)
         else:
-            targets = [value["target"]] if "target" in value else []
+            issues.add(f"{field}/targets", "required: the combatant(s) attacked")
+            return None
         if not isinstance(targets, list):
             issues.add(f"{field}/targets", "must be a list of combatant ids")
             return None
@@ -102,19 +197,27 @@ def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
         missing = [name for name in ("name", "delay") if name not in value]
         for name in missing:
             issues.add(f"{field}/{name}", "required: a custom action names itself and declares its delay")
-        return None if missing else Custom(value["name"], value["delay"])
-    if kind == "none":
-        return NoAction()
-    issues.add(f"{field}/type", f"unknown action type {kind!r}; use attack, first_aid, custom or none")
-    return None
+        effect = value.get("effect")
+        given = None if effect is None else effect_given_from_json(effect, f"{field}/effect", issues)
+        if missing or (effect is not None and given is None):
+            return None
+        return Custom(
+            value["name"], value["delay"], rounds=value.get("rounds", 1), target=value.get("target"), effect=given
+        )
+    if kind == "continue":
+        return Continue()
+    return NoAction()
 
 
 def declaration_from_json(value: Any, field: str, issues: Issues) -> Declaration | None:
+    """A declaration; without `action` it continues a carried long action, and is none otherwise."""
     if not _object(issues, field, value, {"combatant", "stance", "action", "technical_actions"}):
         return None
-    action = action_from_json(value.get("action", {"type": "none"}), f"{field}/action", issues)
-    if action is None:
-        return None
+    action = None
+    if "action" in value:
+        action = action_from_json(value["action"], f"{field}/action", issues)
+        if action is None:
+            return None
     return Declaration(value.get("combatant"), action, value.get("stance"), value.get("technical_actions", 0))
 
 
@@ -135,8 +238,12 @@ def round_input_from_json(document: Mapping[str, Any], default_round: int = 1) -
     issues.raise_if_any()
     combatants = [combatant_from_json(c, f"/combatants/{i}", issues) for i, c in enumerate(combatants_json)]
     declarations = [declaration_from_json(d, f"/declarations/{i}", issues) for i, d in enumerate(declarations_json)]
-    issues.raise_if_any()
-    return RoundInput(document.get("round", default_round), tuple(combatants), tuple(declarations))
+    issues.raise_if_any()  # so none of them is None below
+    return RoundInput(
+        document.get("round", default_round),
+        tuple(c for c in combatants if c is not None),
+        tuple(d for d in declarations if d is not None),
+    )
 
 
 def wound_to_json(wound: Wound) -> dict[str, Any]:
@@ -149,8 +256,49 @@ def weapon_to_json(weapon: str | InlineWeapon) -> str | dict[str, Any]:
     return weapon
 
 
+def effect_to_json(effect: Effect) -> dict[str, Any]:
+    return {
+        "id": effect.id,
+        "name": effect.name,
+        "attack": effect.attack,
+        "defense": effect.defense,
+        "initiative": effect.initiative,
+        "blood_per_turn": effect.blood_per_turn,
+        "until_round": effect.until_round,
+    }
+
+
+def effect_given_to_json(given: EffectGiven) -> dict[str, Any]:
+    return {
+        "name": given.name,
+        "attack": given.attack,
+        "defense": given.defense,
+        "initiative": given.initiative,
+        "blood_per_turn": given.blood_per_turn,
+        "rounds": given.rounds,
+    }
+
+
+def long_action_to_json(long_action: LongAction | None) -> dict[str, Any] | None:
+    if long_action is None:
+        return None
+    return {
+        "name": long_action.name,
+        "delay": long_action.delay,
+        "target": long_action.target,
+        "effect": None if long_action.effect is None else effect_given_to_json(long_action.effect),
+        "rounds_left": long_action.rounds_left,
+    }
+
+
+def lasting_to_json(c: Combatant | CombatantState) -> dict[str, Any]:
+    """A combatant's `effects` and `long_action` (LASTING_FIELDS), as a combatant state carries them."""
+    return {"effects": [effect_to_json(e) for e in c.effects], "long_action": long_action_to_json(c.long_action)}
+
+
 def combatant_to_json(c: Combatant) -> dict[str, Any]:
-    """Every field of a combatant, for storing it or sending it back into a stateless round."""
+    """The COMBATANT_FIELDS of a combatant (its stored columns). The whole state, as a /v1/resolve body takes
+    it, is `{**combatant_to_json(c), **lasting_to_json(c)}`."""
     return {
         "id": c.id,
         "initiative": c.initiative,
@@ -177,6 +325,7 @@ def state_to_json(state: CombatantState) -> dict[str, Any]:
         "weapon_ready": state.weapon_ready,
         "penalty": state.penalty,
         "wounds": [wound_to_json(w) for w in state.wounds],
+        **lasting_to_json(state),
     }
 
 
@@ -184,12 +333,13 @@ def bleeding_to_json(loss: BloodLoss) -> dict[str, Any]:
     return {"combatant": loss.combatant, "lost": loss.lost, "blood": loss.blood, "status": loss.status}
 
 
-def outcome_to_json(o) -> dict[str, Any]:
+def outcome_to_json(o: ActionOutcome) -> dict[str, Any]:
     return {
         "tick": o.tick,
         "actor": o.actor,
         "seq": o.seq,
         "type": o.type,
+        "name": o.name,
         "target": o.target,
         "score": o.score,
         "technical_actions": o.technical_actions,

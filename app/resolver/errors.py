@@ -31,6 +31,15 @@ class InvalidRound(ResolverError):
     title = "The round breaks a rule"
 
 
+class UnknownKey(InvalidRound):
+    """A weapon or armor named by a key its ruleset table does not have; the message lists the known keys.
+
+    A subclass of InvalidRound, so code that catches that still does, with a type of its own."""
+
+    type = "unknown-key"
+    title = "A name is not in the ruleset's tables"
+
+
 class InvalidRuleset(ResolverError):
     """A ruleset override is unknown, out of bounds or inconsistent."""
 
@@ -57,10 +66,17 @@ class Issues:
 
     def __init__(self) -> None:
         self.found: list[Issue] = []
+        self.unknown_keys = 0  # how many of the issues found are unknown weapon or armor keys
 
     def add(self, field: str, message: str) -> None:
         self.found.append(Issue(field, message))
 
+    def add_unknown_key(self, field: str, kind: str, key: object, known: list[str]) -> None:
+        self.add(field, f"{key!r} is not in the ruleset's {kind}; known: {', '.join(known)}")
+        self.unknown_keys += 1
+
     def raise_if_any(self, error: type[ResolverError] = InvalidRound) -> None:
         if self.found:
+            if error is InvalidRound and self.unknown_keys == len(self.found):
+                error = UnknownKey  # only unknown keys: the type says so; mixed with other faults it stays general
             raise error(self.found)

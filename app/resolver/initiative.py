@@ -1,38 +1,51 @@
-"""RULES.md section 5: scores for every action of the round, and the order and ticks they make."""
+"""RULES.md sections 5 and 13: scores for every action of the round, and the order and ticks they make."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .model import Attack, Custom, Declaration, FirstAid
+from .model import Action, Attack, Continue, Custom, Declaration, FirstAid, LongAction
 from .ruleset import Ruleset, WeaponProfile
 from .wounds import LiveCombatant
+
+CONTINUE = Continue()
 
 
 class Scheduled:
     """One action placed in the round: its score, and what breaks ties. Private to a round, so a
     plain slotted class: a frozen dataclass costs several times more to build, on the hot path."""
 
-    __slots__ = ("score", "initiative", "actor", "seq", "declaration", "technical_actions", "target")
+    __slots__ = ("score", "initiative", "actor", "seq", "action", "technical_actions", "target", "name")
 
     def __init__(
-        self, score: int, initiative: int, actor: str, seq: int, declaration: Declaration, technical_actions: int
+        self,
+        score: int,
+        initiative: int,
+        actor: str,
+        seq: int,
+        action: Action,
+        technical_actions: int,
+        target: str | None,
+        name: str | None = None,
     ):
         self.score = score
-        self.initiative = initiative  # as entered, before any penalty: the first tie-breaker
+        self.initiative = initiative  # as entered, before any penalty or effect: the first tie-breaker
         self.actor = actor
         self.seq = seq
-        self.declaration = declaration
+        self.action = action
         self.technical_actions = technical_actions  # paid in this score (0 on attacks after the first)
-        action = declaration.action
-        if isinstance(action, Attack):
-            targets = action.targets
-            self.target: str | None = targets[min(seq, len(targets)) - 1]  # past the list's end: its last id
-        else:
-            self.target = getattr(action, "target", None)
+        self.target = target
+        self.name = name  # custom and continue entries
 
 
 RollDie = Callable[[str, int], int]  # (key, sides) -> value
+
+
+def continues(long_action: LongAction | None, declaration: Declaration | None) -> bool:
+    """Section 13: a carried long action goes on when the declaration is absent, has no action, or says continue."""
+    if long_action is None:
+        return False
+    return declaration is None or declaration.action is None or type(declaration.action) is Continue
 
 
 def schedule_declaration(
@@ -56,19 +69,42 @@ def schedule_declaration(
     score = (
         actor.initiative
         - live.penalty
+        + live.effect_initiative
         - ruleset.technical_action_penalty * technical
         - delay
         - roll(f"{actor.id}.initiative.1", delay_die)
     )
-    scheduled = [Scheduled(score, actor.initiative, actor.id, 1, declaration, technical)]
-    for k in range(2, count + 1):
-        score -= delay + roll(f"{actor.id}.initiative.{k}", delay_die)
-        scheduled.append(Scheduled(score, actor.initiative, actor.id, k, declaration, 0))
-    return scheduled
+    if isinstance(action, Attack):
+        targets = action.targets
+        last = len(targets) - 1
+        scheduled = [Scheduled(score, actor.initiative, actor.id, 1, action, technical, targets[0])]
+        for k in range(2, count + 1):
+            score -= delay + roll(f"{actor.id}.initiative.{k}", delay_die)
+            # attacks past the list's end go to its last id
+            scheduled.append(Scheduled(score, actor.initiative, actor.id, k, action, 0, targets[min(k - 1, last)]))
+        return scheduled
+    if isinstance(action, Custom):
+        return [Scheduled(score, actor.initiative, actor.id, 1, action, technical, action.target, action.name)]
+    return [Scheduled(score, actor.initiative, actor.id, 1, action, technical, action.target)]
+
+
+def schedule_continue(live: LiveCombatant, ruleset: Ruleset, roll: RollDie) -> Scheduled:
+    """Section 13: one delay-die roll, the long action's delay, no technical actions."""
+    actor = live.combatant
+    long_action = live.long_action
+    assert long_action is not None  # only combatants that continue are scheduled here
+    score = (
+        actor.initiative
+        - live.penalty
+        + live.effect_initiative
+        - long_action.delay
+        - roll(f"{actor.id}.initiative.1", ruleset.delay_die)
+    )
+    return Scheduled(score, actor.initiative, actor.id, 1, CONTINUE, 0, long_action.target, long_action.name)
 
 
 def _resolution_order(action: Scheduled) -> tuple[int, int, str, int]:
-    return (-action.score, -action.initiative, action.actor, action.seq)
+    return (-action.score, -action.initiative, action.actor, action.seq)  # str order: code point by code point
 
 
 def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
@@ -93,8 +129,20 @@ def schedule_round(
     ruleset: Ruleset,
     roll: RollDie,
 ) -> list[list[Scheduled]]:
+    """Every action of the round in ticks. A long action not continued is dropped here, as the round begins."""
     scheduled: list[Scheduled] = []
+    declared: dict[str, Declaration] = {}
     for declaration in declarations:
         actor = declaration.combatant
-        scheduled.extend(schedule_declaration(declaration, live[actor], weapons[actor], ruleset, roll))
+        declared[actor] = declaration
+        combatant = live[actor]
+        if combatant.long_action is not None:
+            if continues(combatant.long_action, declaration):
+                scheduled.append(schedule_continue(combatant, ruleset, roll))
+                continue
+            combatant.long_action = None  # abandoned: the declaration plays as usual
+        scheduled.extend(schedule_declaration(declaration, combatant, weapons[actor], ruleset, roll))
+    for id, combatant in live.items():
+        if combatant.long_action is not None and id not in declared:
+            scheduled.append(schedule_continue(combatant, ruleset, roll))
     return order_into_ticks(scheduled)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Status = Literal["active", "unconscious", "dead"]
-Result = Literal["wound", "deflected", "miss", "actor_down", "target_down", "done"]
+Result = Literal["wound", "deflected", "miss", "actor_down", "target_down", "done", "in_progress", "interrupted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,44 @@ class Wound:
 
 
 @dataclass(frozen=True, slots=True)
+class Effect:
+    """A lasting condition a combatant carries (RULES.md section 12), active up to `until_round`
+    (None: until removed)."""
+
+    name: str
+    id: str | None = None  # carried through unchanged; an effect an action gives is named "<round>:<actor id>"
+    attack: int = 0
+    defense: int = 0
+    initiative: int = 0
+    blood_per_turn: int = 0
+    until_round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EffectGiven:
+    """The effect a custom action gives its target when it completes (section 13): `rounds` after that
+    round, or until removed when None."""
+
+    name: str
+    attack: int = 0
+    defense: int = 0
+    initiative: int = 0
+    blood_per_turn: int = 0
+    rounds: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LongAction:
+    """A custom action a combatant is in the middle of (section 13). `target` None: the actor itself."""
+
+    name: str
+    delay: int
+    rounds_left: int
+    target: str | None = None
+    effect: EffectGiven | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Combatant:
     id: str
     initiative: int
@@ -37,18 +75,21 @@ class Combatant:
     attacks_per_round: int = 1
     weapon_ready: bool = True
     damage_bonus: int = 0
-    armor: int = 0
+    armor: int | str = 0  # a number, or a key of the ruleset's armor table
     toughness: int = 0
     vitality: int = 10
     blood: int | None = None  # None: full, equal to vitality
     status: Status = "active"
     wounds: tuple[Wound, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    long_action: LongAction | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Attack:
     targets: tuple[str, ...]
     type: Literal["attack"] = "attack"
+    shorthand: bool = False  # the request named one `target`, not `targets`: refusals point at `target`
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +100,21 @@ class FirstAid:
 
 @dataclass(frozen=True, slots=True)
 class Custom:
+    """A spell, maneuver or anything else; with `rounds` > 1 a long action (section 13)."""
+
     name: str
     delay: int
     type: Literal["custom"] = "custom"
+    rounds: int = 1
+    target: str | None = None  # None: the actor itself (and the entry's target stays null)
+    effect: EffectGiven | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    """Go on with the long action the combatant carries."""
+
+    type: Literal["continue"] = "continue"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +122,13 @@ class NoAction:
     type: Literal["none"] = "none"
 
 
-Action = Attack | FirstAid | Custom | NoAction
+Action = Attack | FirstAid | Custom | Continue | NoAction
 
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
     combatant: str
-    action: Action = field(default_factory=NoAction)
+    action: Action | None = None  # None (no action given): continue a carried long action, else none
     stance: str | None = None  # None: balanced
     technical_actions: int = 0
 
@@ -105,6 +158,7 @@ class ActionOutcome:
     blow: int | None = None
     effective: int | None = None
     wound: str | None = None
+    name: str | None = None  # custom and continue entries: the action's name
 
 
 _new = object.__new__
@@ -128,6 +182,7 @@ def action_outcome(
     blow: int | None = None,
     effective: int | None = None,
     wound: str | None = None,
+    name: str | None = None,
 ) -> ActionOutcome:
     """ActionOutcome(...), built in 0.7 µs instead of 1.6: a frozen dataclass's __init__ pays one
     object.__setattr__ per field, this sets the instance's __dict__ in one step. The result is an
@@ -153,6 +208,7 @@ def action_outcome(
             "blow": blow,
             "effective": effective,
             "wound": wound,
+            "name": name,
         },
     )
     return outcome
@@ -176,10 +232,19 @@ class CombatantState:
     weapon_ready: bool
     wounds: tuple[Wound, ...]  # penalty and bleed filled in
     penalty: int  # the sum of the wounds' penalties
+    effects: tuple[Effect, ...]
+    long_action: LongAction | None
 
 
 def combatant_state(
-    id: str, status: Status, blood: int, weapon_ready: bool, wounds: tuple[Wound, ...], penalty: int
+    id: str,
+    status: Status,
+    blood: int,
+    weapon_ready: bool,
+    wounds: tuple[Wound, ...],
+    penalty: int,
+    effects: tuple[Effect, ...],
+    long_action: LongAction | None,
 ) -> CombatantState:
     """CombatantState(...) at half the cost, as action_outcome() does it."""
     state = _new(CombatantState)
@@ -193,6 +258,8 @@ def combatant_state(
             "weapon_ready": weapon_ready,
             "wounds": wounds,
             "penalty": penalty,
+            "effects": effects,
+            "long_action": long_action,
         },
     )
     return state

@@ -24,31 +24,45 @@ def resolve_round(state: RoundInput, ruleset: Ruleset, dice: DiceSource) -> Roun
         values = used[key] = tuple(dice.roll_many(key, count, sides))
         return values
 
-    live = {c.id: LiveCombatant.start(c, ruleset) for c in state.combatants}
+    number = state.round
+    live = {c.id: LiveCombatant.start(c, ruleset, number) for c in state.combatants}
     for declaration in state.declarations:
         if declaration.stance is not None:
             live[declaration.combatant].stance = declaration.stance
     ticks = schedule_round(state.declarations, live, weapons, ruleset, roll)
 
     outcomes: list[ActionOutcome] = []
-    effects = TickEffects()
-    for number, tick in enumerate(ticks, start=1):
+    effects = TickEffects(ruleset.long_action_broken_at)
+    for tick_number, tick in enumerate(ticks, start=1):
         for action in tick:
-            outcomes.append(resolve_action(action, number, live, weapons, ruleset, roll, roll_many, effects))
+            outcomes.append(
+                resolve_action(action, tick_number, number, live, weapons, ruleset, roll, roll_many, effects)
+            )
         effects.apply()
 
-    ends_turn = state.round % ruleset.turn_length == 0
+    ends_turn = number % ruleset.turn_length == 0
     bleeding = settle_turn(list(live.values())) if ends_turn else ()
+    for c in live.values():
+        c.drop_expired_effects(number)  # after the turn end's settling: they counted in it
     return RoundResult(
-        round=state.round,
-        turn=(state.round - 1) // ruleset.turn_length + 1,
+        round=number,
+        turn=(number - 1) // ruleset.turn_length + 1,
         ends_turn=ends_turn,
         seed=dice.seed,
         dice=used,
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            combatant_state(c.combatant.id, c.status, c.blood, c.weapon_ready, tuple(c.wounds), c.penalty)
+            combatant_state(
+                c.combatant.id,
+                c.status,
+                c.blood,
+                c.weapon_ready,
+                tuple(c.wounds),
+                c.penalty,
+                tuple(c.effects),
+                c.long_action,
+            )
             for c in live.values()
         ),
     )

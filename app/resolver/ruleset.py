@@ -23,6 +23,7 @@ DEFAULT_RULES: Mapping[str, Any] = {
     "first_aid_delay": 10,
     "natural_hit": 1,
     "natural_miss": 20,
+    "long_action_broken_at": 6,
     "stances": {
         "offensive": {"attack": 2, "defense": -2},
         "balanced": {"attack": 0, "defense": 0},
@@ -64,6 +65,7 @@ NUMBER_BOUNDS = {
     "natural_hit": (1, 20),
     "natural_miss": (1, 20),
 }
+BROKEN_AT_BOUNDS = (1, 1000)  # or null: wounds never break a long action
 MERGED_BY_ENTRY = ("stances", "armory", "armor")
 MAX_ENTRIES = 100
 NAME_LENGTH = (1, 64)
@@ -100,6 +102,7 @@ class Ruleset:
     first_aid_delay: int
     natural_hit: int
     natural_miss: int
+    long_action_broken_at: int | None  # the effective blow that breaks a long action; None: none does
     stances: Mapping[str, Stance]
     wound_classes: tuple[WoundClass, ...]
     armory: Mapping[str, WeaponProfile]
@@ -262,8 +265,10 @@ def build_ruleset_from_document(document: Mapping[str, Any]) -> Ruleset:
     issues.raise_if_any(InvalidRuleset)
     for key, (low, high) in NUMBER_BOUNDS.items():
         _check_int(issues, f"/rules/{key}", document[key], low, high)
-    if document["natural_hit"] == document["natural_miss"]:
-        issues.add("/rules/natural_miss", "must differ from natural_hit")
+    # natural_hit equal to natural_miss is allowed: that roll misses (RULES.md section 6)
+    broken_at = document["long_action_broken_at"]
+    if broken_at is not None:
+        _check_int(issues, "/rules/long_action_broken_at", broken_at, *BROKEN_AT_BOUNDS)
     stances = _build_stances(issues, document["stances"])
     wound_classes = _build_wound_classes(issues, document["wound_classes"])
     armory = _build_armory(issues, document["armory"])
@@ -271,6 +276,7 @@ def build_ruleset_from_document(document: Mapping[str, Any]) -> Ruleset:
     issues.raise_if_any(InvalidRuleset)
     return Ruleset(
         **{key: document[key] for key in NUMBER_BOUNDS},
+        long_action_broken_at=broken_at,
         stances=MappingProxyType(stances),
         wound_classes=wound_classes,
         armory=MappingProxyType(armory),

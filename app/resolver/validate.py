@@ -7,10 +7,14 @@ from operator import attrgetter
 from typing import Any
 
 from . import bounds
-from .errors import InvalidNotation, InvalidRound, Issues
-from .model import Attack, Combatant, Custom, Declaration, FirstAid, InlineWeapon, NoAction, RoundInput
+from .checks import int_within as _int_within
+from .checks import text_within as _text_within
+from .errors import InvalidNotation, InvalidRound, Issues, UnknownKey
+from .initiative import continues
+from .model import Attack, Combatant, Continue, Custom, Declaration, FirstAid, InlineWeapon, NoAction, RoundInput
 from .notation import parse_damage
 from .ruleset import STATUSES, Ruleset, WeaponProfile
+from .validate_lasting import check_custom_extras, check_effects, check_long_action, custom_is_plain
 
 D20 = 20
 COMBATANT_NUMBERS = (
@@ -25,32 +29,29 @@ COMBATANT_NUMBERS = (
 )
 
 
-def _int_within(issues: Issues, field: str, value: Any, limits: tuple[int, int]) -> bool:
-    if not isinstance(value, int) or isinstance(value, bool):
-        issues.add(field, "must be an integer")
-        return False
-    if not limits[0] <= value <= limits[1]:
-        issues.add(field, f"must be within {limits[0]}..{limits[1]}")
-        return False
-    return True
-
-
-def _text_within(issues: Issues, field: str, value: Any, limits: tuple[int, int]) -> None:
-    if not isinstance(value, str) or not limits[0] <= len(value) <= limits[1]:
-        issues.add(field, f"must be a string of {limits[0]}..{limits[1]} characters")
-
-
 def weapon_profile(weapon: str | InlineWeapon, ruleset: Ruleset, field: str) -> WeaponProfile:
-    """The weapon's delay and damage: an armory key, or an inline profile."""
+    """The weapon's delay and damage: an armory key, or an inline profile. An unknown key raises UnknownKey."""
     if isinstance(weapon, InlineWeapon):
         return WeaponProfile(weapon.name, weapon.delay, parse_damage(weapon.damage, f"{field}/damage"))
-    try:
-        return ruleset.armory[weapon]
-    except (KeyError, TypeError):
+    profile = ruleset.armory.get(weapon) if isinstance(weapon, str) else None
+    if profile is None:
         issues = Issues()
-        issues.add(field, f"{weapon!r} is not in the armory")
+        if isinstance(weapon, str):
+            issues.add_unknown_key(field, "armory", weapon, list(ruleset.armory))
+        else:
+            issues.add(field, "must be a key of the armory or an inline {name, delay, damage}")
         issues.raise_if_any()
-        raise  # unreachable: raise_if_any raised
+    assert profile is not None  # raise_if_any raised otherwise
+    return profile
+
+
+def check_armor(issues: Issues, armor: Any, ruleset: Ruleset, field: str) -> None:
+    """Section 2: a number within bounds, or a key of the ruleset's armor table."""
+    if isinstance(armor, str):
+        if armor not in ruleset.armor:
+            issues.add_unknown_key(field, "armor table", armor, list(ruleset.armor))
+    else:
+        _int_within(issues, field, armor, bounds.ARMOR)
 
 
 def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset) -> WeaponProfile | None:
@@ -58,7 +59,10 @@ def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset)
     for name, limits in COMBATANT_NUMBERS:
         value = getattr(c, name)
         if type(value) is not int or not limits[0] <= value <= limits[1]:  # hot: only a bad value builds its field
-            _int_within(issues, f"{field}/{name}", value, limits)
+            if name == "armor":
+                check_armor(issues, value, ruleset, f"{field}/armor")
+            else:
+                _int_within(issues, f"{field}/{name}", value, limits)
     if c.blood is not None:
         _int_within(issues, f"{field}/blood", c.blood, bounds.BLOOD)
     if not isinstance(c.weapon_ready, bool):
@@ -87,6 +91,8 @@ def _check_combatant(issues: Issues, c: Combatant, field: str, ruleset: Ruleset)
         return weapon_profile(weapon, ruleset, f"{field}/weapon")
     except (InvalidNotation, InvalidRound) as error:
         issues.found.extend(error.issues)
+        if isinstance(error, UnknownKey):
+            issues.unknown_keys += len(error.issues)
         return None
 
 
@@ -139,8 +145,7 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
     if type(technical) is not int or not bounds.TECHNICAL_ACTIONS[0] <= technical <= bounds.TECHNICAL_ACTIONS[1]:
         return False
     action = d.action
-    kind = type(action)
-    if kind is Attack:
+    if type(action) is Attack:
         targets = action.targets
         if not 1 <= len(targets) <= actor.attacks_per_round:
             return False
@@ -148,16 +153,19 @@ def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Rule
             if not _plain_target(target, d.combatant, by_id, False):
                 return False
         return True
-    if kind is FirstAid:
+    if type(action) is FirstAid:
         return _plain_target(action.target, d.combatant, by_id, True)
-    if kind is Custom:
+    if type(action) is Custom:
         return (
             type(action.name) is str
             and bounds.NAME_LENGTH[0] <= len(action.name) <= bounds.NAME_LENGTH[1]
             and type(action.delay) is int
             and bounds.DELAY[0] <= action.delay <= bounds.DELAY[1]
+            and custom_is_plain(action)
         )
-    return kind is NoAction and technical == 0
+    if type(action) is Continue:
+        return technical == 0 and actor.long_action is not None
+    return (action is None or type(action) is NoAction) and technical == 0
 
 
 def _check_target(
@@ -183,23 +191,31 @@ def _check_declaration(
         issues.add(f"{field}/combatant", f"{d.combatant!r} is {actor.status} and cannot declare anything")
     if d.stance is not None and (not isinstance(d.stance, str) or d.stance not in ruleset.stances):
         issues.add(f"{field}/stance", f"unknown stance {d.stance!r}; known: {', '.join(ruleset.stances)}")
-    if _int_within(issues, f"{field}/technical_actions", d.technical_actions, bounds.TECHNICAL_ACTIONS):
-        if isinstance(d.action, NoAction) and d.technical_actions:
-            issues.add(f"{field}/technical_actions", "technical actions go with an action, not with 'none'")
     action = d.action
+    if _int_within(issues, f"{field}/technical_actions", d.technical_actions, bounds.TECHNICAL_ACTIONS):
+        if d.technical_actions and (action is None or isinstance(action, (NoAction, Continue))):
+            issues.add(
+                f"{field}/technical_actions", "technical actions go with an action, not with 'none' or 'continue'"
+            )
     if isinstance(action, Attack):
         count = len(action.targets)
         if not 1 <= count <= actor.attacks_per_round:
             issues.add(f"{field}/action/targets", f"must name 1..{actor.attacks_per_round} targets (attacks_per_round)")
         for index, target in enumerate(action.targets):
-            _check_target(issues, f"{field}/action/targets/{index}", target, d.combatant, by_id, self_allowed=False)
+            # a `target` shorthand is named as the client wrote it
+            here = f"{field}/action/target" if action.shorthand else f"{field}/action/targets/{index}"
+            _check_target(issues, here, target, d.combatant, by_id, self_allowed=False)
     elif isinstance(action, FirstAid):
         _check_target(issues, f"{field}/action/target", action.target, d.combatant, by_id, self_allowed=True)
     elif isinstance(action, Custom):
         _text_within(issues, f"{field}/action/name", action.name, bounds.NAME_LENGTH)
         _int_within(issues, f"{field}/action/delay", action.delay, bounds.DELAY)
-    elif not isinstance(action, NoAction):
-        issues.add(f"{field}/action/type", "unknown action type; use attack, first_aid, custom or none")
+        check_custom_extras(issues, action, f"{field}/action", by_id)
+    elif isinstance(action, Continue):
+        if actor.long_action is None:
+            issues.add(f"{field}/action/type", f"{d.combatant!r} carries no long action to continue")
+    elif not (action is None or isinstance(action, NoAction)):
+        issues.add(f"{field}/action/type", "unknown action type; use attack, first_aid, custom, continue or none")
 
 
 def _possible_dice(
@@ -208,9 +224,15 @@ def _possible_dice(
     by_id: Mapping[str, Combatant],
     ruleset: Ruleset,
 ) -> dict[str, tuple[int, int]]:
-    """Every die the declarations could roll: key -> (number of dice, sides)."""
+    """Every die the declarations and the long actions carried could roll: key -> (number of dice, sides)."""
     possible: dict[str, tuple[int, int]] = {}
+    declared = {d.combatant: d for d in declarations}
+    for c in by_id.values():
+        if continues(c.long_action, declared.get(c.id)):
+            possible[f"{c.id}.initiative.1"] = (1, ruleset.delay_die)
     for d in declarations:
+        if continues(by_id[d.combatant].long_action, d):
+            continue
         if isinstance(d.action, Attack):
             damage = weapons[d.combatant].damage
             for k in range(1, by_id[d.combatant].attacks_per_round + 1):
@@ -226,7 +248,7 @@ def _check_dice(issues: Issues, given: Mapping[str, Any], possible: Mapping[str,
     for key, value in given.items():
         field = f"/dice/{key}"
         if key not in possible:
-            issues.add(field, "names no roll the declarations could make")
+            issues.add(field, "names no roll the declarations or the long actions carried could make")
             continue
         count, sides = possible[key]
         is_damage = key.rsplit(".", 2)[-2] == "damage"
@@ -262,6 +284,11 @@ def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str,
         )
         if weapon is not None:
             weapons[combatant.id] = weapon
+        if combatant.effects:
+            check_effects(issues, combatant.effects, f"/combatants/{index}/effects")
+    for index, combatant in enumerate(state.combatants):
+        if combatant.long_action is not None:  # after every id is known: its target must be one of them
+            check_long_action(issues, combatant, f"/combatants/{index}/long_action", by_id)
     issues.raise_if_any()
 
     declared: set[str] = set()

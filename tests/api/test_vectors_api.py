@@ -8,9 +8,21 @@ from typing import Any
 import pytest
 
 from tests.api.helpers import assert_problem
-from tests.vectors import is_refusal, load_vectors, mismatches
+from tests.vectors import is_refusal, load_vectors, mismatches, uses_effects_or_long_actions
 
-VECTORS = load_vectors()
+PENDING = pytest.mark.xfail(strict=True, reason="service support for effects and long actions pending")
+
+
+def _marked(param: Any) -> Any:
+    """A vector whose round plays effects or long actions fails until the service stores them; strict, so the
+    mark turns into a failure the moment it passes. (Their refusals already pass: the API refuses them.)"""
+    vector = param.values[0]
+    if is_refusal(vector) or not uses_effects_or_long_actions(vector):
+        return param
+    return pytest.param(vector, id=param.id, marks=[*param.marks, PENDING])
+
+
+VECTORS = [_marked(param) for param in load_vectors()]
 
 
 def _stored_count(client) -> int:
@@ -48,7 +60,7 @@ def _tick_order(actions: list[dict]) -> list[dict]:
     return sorted(actions, key=lambda a: (a["tick"], a["actor"], a["seq"]))
 
 
-@pytest.mark.parametrize("vector", [v for v in VECTORS if v.values[0] is None or not is_refusal(v.values[0])])
+@pytest.mark.parametrize("vector", [v for v in VECTORS if not is_refusal(v.values[0])])
 def test_vector_through_persisted_rounds(client, vector):
     request = vector["request"]
     initial = [{k: v for k, v in c.items() if k != "id"} for c in request["combatants"]]

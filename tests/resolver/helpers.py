@@ -54,3 +54,17 @@ def brief(result: dict[str, Any], *fields: str) -> list[tuple]:
 
 def state_of(result: dict[str, Any], id: str) -> dict[str, Any]:
     return next(c for c in result["combatants"] if c["id"] == id)
+
+
+def long(actor: str, delay: int, name: str = "ward", **action: Any) -> dict[str, Any]:
+    """A custom action with section 13's extras (`rounds`, `target`, `effect`) in its action object."""
+    return {"combatant": actor, "action": {"type": "custom", "name": name, "delay": delay, **action}}
+
+
+def carrying(delay: int = 4, rounds_left: int = 2, name: str = "ward", **fields: Any) -> dict[str, Any]:
+    """A combatant's `long_action`."""
+    return {"name": name, "delay": delay, "rounds_left": rounds_left, **fields}
+
+
+def effect(name: str = "blessed", **fields: Any) -> dict[str, Any]:
+    return {"name": name, **fields}

@@ -4,10 +4,23 @@ from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
-from app.resolver.model import ActionOutcome, CombatantState, Wound, action_outcome, combatant_state
+from app.resolver.model import (
+    ActionOutcome,
+    CombatantState,
+    Effect,
+    EffectGiven,
+    LongAction,
+    Wound,
+    action_outcome,
+    combatant_state,
+)
 
-OUTCOME = (1, "ala", 1, "attack", "ola", 3, 0, "wound", 5, 9, True, 4, (3, 2), 8, 7, "moderate")
-STATE = ("ala", "unconscious", -2, True, (Wound("light", 1, 0),), 1)
+OUTCOME = (1, "ala", 1, "custom", "ola", 3, 0, "done", 5, 9, True, 4, (3, 2), 8, 7, "moderate", "ward")
+STATE = (
+    "ala", "unconscious", -2, True, (Wound("light", 1, 0),), 1,
+    (Effect("slowed", "s", defense=-2, until_round=4),),
+    LongAction("ward", 4, 2, "ola", EffectGiven("warded", defense=4, rounds=5)),
+)
 
 
 @pytest.mark.parametrize(

@@ -248,8 +248,9 @@ def test_none_makes_no_entry_and_no_roll():
     assert (result["actions"], result["dice"]) == ([], {})
 
 
-def test_first_aid_in_the_tick_its_patient_dies_changes_nothing():
-    """Simultaneous: the aid was given (done), but a dead one never changes again, so its wounds stay as they were."""
+def test_first_aid_in_the_tick_its_patient_dies_applies_before_the_wounds():
+    """RULES.md section 13's tick end: (1) first aid, then (3) wounds. The aid reaches a patient still alive, so its
+    old wound stops bleeding; the blow of the same tick then kills it, and a dead one never changes again."""
     result = resolve(
         [fighter("ala", initiative=20), fighter("bolek", initiative=20, damage_bonus=20),
          fighter("cyryl", wounds=[SEVERE])],
@@ -260,7 +261,7 @@ def test_first_aid_in_the_tick_its_patient_dies_changes_nothing():
     ticks = {(a["actor"], a["result"]): a["tick"] for a in result["actions"]}
     assert ticks == {("ala", "done"): 1, ("bolek", "wound"): 1}
     cyryl = state_of(result, "cyryl")
-    assert cyryl["status"] == "dead" and cyryl["wounds"][0] == {"class": "severe", "penalty": 3, "bleed": 2}
+    assert cyryl["status"] == "dead" and cyryl["wounds"][0] == {"class": "severe", "penalty": 3, "bleed": 0}
 
 
 def test_a_custom_action_must_declare_its_delay():

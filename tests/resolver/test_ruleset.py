@@ -118,7 +118,10 @@ def test_overriding_never_changes_the_defaults():
         ({"armory": {"club": {"delay": 2, "damage": "1d1"}}}, "/rules/armory/club/damage"),
         ({"armory": {"club": {"delay": 51, "damage": "1d6"}}}, "/rules/armory/club/delay"),
         ({"armor": {"plate": -1}}, "/rules/armor/plate"),
-        ({"natural_hit": 20, "natural_miss": 20}, "/rules/natural_miss"),
+        ({"long_action_broken_at": 0}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": 1001}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": "6"}, "/rules/long_action_broken_at"),
+        ({"long_action_broken_at": True}, "/rules/long_action_broken_at"),
     ],
 )
 def test_bad_overrides_are_refused_naming_the_field(overrides, field):
@@ -139,3 +142,25 @@ def test_bad_overrides_are_refused_naming_the_field(overrides, field):
 def test_each_row_covers_from_its_min_to_the_next_min_minus_one(table, blows):
     rules = build_ruleset({"wound_classes": table})
     assert {blow: getattr(rules.wound_for(blow), "name", None) for blow in blows} == blows
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [(None, 6), ({"long_action_broken_at": None}, None), ({"long_action_broken_at": 1}, 1),
+     ({"long_action_broken_at": 1000}, 1000)],
+)
+def test_long_action_broken_at_is_a_number_or_null(overrides, expected):
+    rules = build_ruleset(overrides)
+    assert rules.long_action_broken_at == expected
+    assert rules.document["long_action_broken_at"] == expected
+
+
+def test_armor_table_merges_entry_by_entry():
+    rules = build_ruleset({"armor": {"leather": 2, "dragon_hide": 8}})
+    assert dict(rules.armor) == {"none": 0, "leather": 2, "gambeson": 2, "chain_mail": 3, "scale": 4, "plate": 6,
+                                 "dragon_hide": 8}
+
+
+def test_natural_hit_may_equal_natural_miss():
+    rules = build_ruleset({"natural_hit": 20, "natural_miss": 20})
+    assert (rules.natural_hit, rules.natural_miss) == (20, 20)

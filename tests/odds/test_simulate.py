@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from app.odds.simulate import FightSetup, declarations_for, fight_seed, play_fight, round_seed
+from app.odds.simulate import FightSetup, declarations_for, fight_seed, play_fight, play_rounds, round_seed
 from app.odds.tally import OddsJob, Tally, play_chunk, play_fights, rounds_quantile, summarize, wilson
 from app.resolver import DEFAULT_RULESET, Combatant
+from app.resolver.model import Effect, EffectGiven, LongAction
 from tests.resolver.test_purity import imported_modules
 
 ODDS_DIR = Path(__file__).resolve().parents[2] / "app" / "odds"
@@ -107,3 +108,33 @@ def test_rounds_quantiles_are_nearest_rank():
     assert rounds_quantile(rounds, 0.5) == 1
     assert rounds_quantile(rounds, 0.9) == 2
     assert rounds_quantile(Counter({3: 1, 4: 1}), 0.9) == 4
+
+
+def test_a_carried_long_action_continues_and_completes_with_its_effect():
+    blessing = LongAction("blessing", delay=2, rounds_left=1, effect=EffectGiven("blessed", attack=3, rounds=5))
+    setup = setup_of((duelist("priest", long_action=blessing), "temple"), (duelist("brute"), "raiders"))
+    played = list(play_rounds(setup, fight_seed(0, 0), 10))  # fight 0 of seed 0: the priest stays up
+    first = played[0]
+    assert [d.combatant for d in first.state.declarations] == ["brute"]  # the priest declares nothing
+    entry = next(a for a in first.result.actions if a.actor == "priest")
+    assert (entry.type, entry.name, entry.result) == ("continue", "blessing", "done")
+    priest = first.after[0]
+    assert priest.long_action is None and priest.status == "active"
+    assert [(e.name, e.attack, e.until_round) for e in priest.effects] == [("blessed", 3, 6)]
+    assert played[1].state.combatants[0].effects == priest.effects  # round 2 starts blessed
+    assert [d.combatant for d in played[1].state.declarations] == ["priest", "brute"]  # now it attacks
+
+
+def test_effects_carried_change_the_odds():
+    blessed = duelist("a", effects=(Effect("blessed", attack=6, defense=6),))
+    even = play_fights(EVEN_DUEL, seed=4, first=0, count=400, max_rounds=50)
+    favoured = play_fights(setup_of((blessed, "a"), (duelist("b"), "b")), seed=4, first=0, count=400, max_rounds=50)
+    assert favoured.wins["a"] / favoured.fights > even.wins["a"] / even.fights + 0.2
+
+
+def test_a_poison_that_outlasts_the_fight_decides_it_at_the_turn_end():
+    untouchable = {"defense": 100, "attack": -100}  # only natural ones hit
+    poisoned = duelist("a", effects=(Effect("poison", blood_per_turn=25),), **untouchable)
+    setup = setup_of((poisoned, "a"), (duelist("b", **untouchable), "b"))
+    outcome = play_fight(setup, fight_seed(2, 0), 50)
+    assert outcome.statuses[0] == "dead" and outcome.winner == "b" and outcome.rounds <= 10

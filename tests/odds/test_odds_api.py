@@ -152,3 +152,17 @@ def test_encounter_odds_of_another_campaign_is_not_found(client):
     )
     assert_problem(response, 404)
     assert_problem(client.post(f"/v1/encounters/{encounter['id']}/odds", json={"fights": 0}), 422)
+
+
+def test_rounds_past_the_last_round_number_are_refused(client):
+    problem = assert_problem(odds(client, fights=10, max_rounds=50, round=99_990, combatants=SKIRMISH), 422)
+    assert problem["errors"][0]["pointer"] == "/max_rounds"
+
+
+def test_docs_carry_a_worked_example(client):
+    operation = client.get("/openapi.json").json()["paths"]["/v1/odds"]["post"]
+    examples = operation["requestBody"]["content"]["application/json"]["examples"]
+    example = examples["party_against_bandits"]["value"]
+    assert {c["side"] for c in example["combatants"]} == {"party", "bandits"}
+    answer = odds(client, **{**example, "fights": 100}).json()
+    assert [s["side"] for s in answer["sides"]] == ["party", "bandits"]

@@ -35,7 +35,10 @@ class Settings(BaseSettings):
     rate_limit_anonymous_per_minute: int = 300  # calls without credentials (POST /v1/resolve), per address
     campaigns_per_address_per_hour: int = 10
     odds_processes: int | None = Field(
-        default=None, description="Odds worker processes per service worker; none: the cores less one, at least 1."
+        default=None,
+        ge=0,
+        description="Odds worker processes per service worker; none: the cores less one, at least 1; "
+        "0: a thread (holds the GIL: other requests wait).",
     )
     odds_budget: int = Field(
         default=2_000_000, description="Largest fights × max_rounds × combatants an odds request may ask for."

@@ -10,8 +10,9 @@ while odds requests are being computed.
    yardstick (bench/README.md compares figures across days with it).
 2. Responsiveness: a uvicorn server (one worker, SQLite in a temporary directory, port 8500-8599)
    with ODDS_PROCESSES set to each --processes value. GET encounter is called by 2 clients for
-   --seconds alone, then again for --seconds while 4 clients keep POST /v1/odds (1,000 fights, 4 v 4)
-   in flight the whole time; p50/p99 of GET in both phases and the odds answered.
+   --seconds alone, then again for --seconds while 4 clients keep POST /v1/odds
+   (--odds-fights fights each, 4 v 4) in flight the whole time; p50/p99 of GET in both phases and the
+   odds answered.
 """
 
 from __future__ import annotations
@@ -177,8 +178,8 @@ async def get_loop(client: httpx.AsyncClient, path: str, until: float, latencies
         assert response.status_code == 200, response.text
 
 
-async def odds_loop(client: httpx.AsyncClient, until: float, answered: list[float]) -> None:
-    body = {"fights": 1000, "max_rounds": 50, "combatants": [
+async def odds_loop(client: httpx.AsyncClient, until: float, answered: list[float], fights: int) -> None:
+    body = {"fights": fights, "max_rounds": 50, "combatants": [
         {**c, "side": "party"} for c in PARTY] + [{**c, "side": "bandits"} for c in BANDITS]}
     while time.monotonic() < until:
         begin = time.perf_counter()
@@ -187,7 +188,7 @@ async def odds_loop(client: httpx.AsyncClient, until: float, answered: list[floa
         answered.append(time.perf_counter() - begin)
 
 
-async def responsiveness(url: str, seconds: float) -> dict:
+async def responsiveness(url: str, seconds: float, fights: int) -> dict:
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         campaign = (await client.post("/v1/campaigns", json={"name": "odds bench"})).json()
         client.headers["Authorization"] = f"Bearer {campaign['key']['secret']}"
@@ -207,7 +208,7 @@ async def responsiveness(url: str, seconds: float) -> dict:
         until = time.monotonic() + seconds
         await asyncio.gather(
             *(get_loop(client, path, until, busy) for _ in range(2)),
-            *(odds_loop(client, until, answered) for _ in range(4)),
+            *(odds_loop(client, until, answered, fights) for _ in range(4)),
         )
     return {
         "get_quiet": {"n": len(quiet), "p50_ms": percentile(quiet, 0.5) * 1e3, "p99_ms": percentile(quiet, 0.99) * 1e3},
@@ -232,14 +233,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fights", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 0], help="0: a thread, for comparison")
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--odds-fights", type=int, default=200, help="fights per odds request in the burst")
     parser.add_argument("--cpu-only", action="store_true")
+    parser.add_argument("--skip-cpu", action="store_true")
     args = parser.parse_args()
 
     print(f"yardstick d.get('a'): {yardstick_ns():.1f} ns; load average {os.getloadavg()[0]:.1f}")
+    if not args.skip_cpu:
+        report_cpu(args.fights, args.repeat)
+    if args.cpu_only:
+        return
+    run_servers(args)
+
+
+def report_cpu(fights: int, repeat: int) -> None:
     reference = reference_round_us()
-    figures = cpu(args.fights, args.repeat)
+    figures = cpu(fights, repeat)
     reference = (reference + reference_round_us()) / 2  # before and after: the machine drifts
     print(
         f"CPU, {figures['fights']} fights 4 v 4: {figures['cpu_s_median']:.2f} s median "
@@ -251,22 +262,24 @@ def main() -> None:
         f"reference round (resolver_bench, 10 combatants): {reference:.0f} µs CPU now, 86 µs in bench/README.md: "
         f"the 1,000 fights would take {figures['cpu_s_median'] * 86 / reference * 1000 / figures['fights']:.2f} s there"
     )
-    if args.cpu_only:
-        return
+
+
+def run_servers(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as directory:
         for processes in args.processes:
             url = f"sqlite:///{directory}/odds_{processes}.db"
             migrate(url)
             process, base = start_server(url, processes)
             try:
-                result = asyncio.run(responsiveness(base, args.seconds))
+                result = asyncio.run(responsiveness(base, args.seconds, args.odds_fights))
             finally:
                 stop_server(process)
             quiet, busy = result["get_quiet"], result["get_during_odds"]
             print(
                 f"ODDS_PROCESSES={processes}: GET encounter p50/p99 {quiet['p50_ms']:.1f}/{quiet['p99_ms']:.1f} ms "
                 f"alone (n={quiet['n']}), {busy['p50_ms']:.1f}/{busy['p99_ms']:.1f} ms during odds (n={busy['n']}); "
-                f"{result['odds_answered']} odds requests answered, median {result['odds_median_s']:.2f} s"
+                f"{result['odds_answered']} odds requests of {args.odds_fights} fights answered, "
+                f"median {result['odds_median_s']:.2f} s"
             )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from app.problems import ServiceError
@@ -32,15 +32,23 @@ def default_processes() -> int:
 
 
 class OddsRunner:
-    def __init__(self, processes: int | None = None):
-        self.processes = processes or default_processes()
-        self._pool: ProcessPoolExecutor | None = None
+    """processes None: default_processes(); 0: one thread of this process instead (it holds the GIL
+    while it plays, so every other request here waits: for comparison, or where processes are not
+    allowed)."""
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def __init__(self, processes: int | None = None):
+        self.processes = default_processes() if processes is None else processes
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
         if self._pool is None:
-            # spawn: a forked copy of a process with an event loop, threads and open connections
-            # is unsafe; the workers only need the resolver and the simulation.
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            if self.processes == 0:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="odds")
+            else:
+                # spawn: a forked copy of a process with an event loop, threads and open connections
+                # is unsafe; the workers only need the resolver and the simulation.
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
         return self._pool
 
     async def play(self, job: OddsJob, fights: int) -> Tally:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from app.resolver.codec import combatant_to_json, result_to_json
-from app.resolver.model import Attack, Declaration
+from app.resolver.codec import combatant_to_json, lasting_to_json, result_to_json
+from app.resolver.model import Attack, Combatant, Declaration
 
 from .simulate import FightSetup, fight_seed, play_rounds
 
@@ -23,6 +23,15 @@ def declaration_to_json(declaration: Declaration) -> dict[str, Any]:
     }
 
 
+def state_to_json(c: Combatant) -> dict[str, Any]:
+    """A combatant as a /v1/resolve body takes it; effects and a long action only when it has them
+    (the resolve endpoint's schema takes them once the service carries them)."""
+    document = combatant_to_json(c)
+    if c.effects or c.long_action is not None:
+        document.update(lasting_to_json(c))
+    return document
+
+
 def fight_rounds(
     setup: FightSetup, rules: Mapping[str, Any], seed: int, fight: int, max_rounds: int
 ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -33,7 +42,7 @@ def fight_rounds(
         body = {
             "round": played.state.round,
             "rules": dict(rules),
-            "combatants": [combatant_to_json(c) for c in played.state.combatants],
+            "combatants": [state_to_json(c) for c in played.state.combatants],
             "declarations": [declaration_to_json(d) for d in played.state.declarations],
             "dice": document["dice"],
             "seed": played.seed,

@@ -138,3 +138,15 @@ def test_a_poison_that_outlasts_the_fight_decides_it_at_the_turn_end():
     setup = setup_of((poisoned, "a"), (duelist("b", **untouchable), "b"))
     outcome = play_fight(setup, fight_seed(2, 0), 50)
     assert outcome.statuses[0] == "dead" and outcome.winner == "b" and outcome.rounds <= 10
+
+
+def test_replay_bodies_carry_effects_and_long_actions_when_there_are_any():
+    from app.odds.replay import fight_rounds
+
+    blessing = LongAction("blessing", delay=2, rounds_left=1, effect=EffectGiven("blessed", attack=3, rounds=5))
+    setup = setup_of((duelist("priest", long_action=blessing), "temple"), (duelist("brute"), "raiders"))
+    bodies = [body for body, _ in fight_rounds(setup, {}, seed=0, fight=0, max_rounds=3)]
+    priest, brute = bodies[0]["combatants"]
+    assert priest["long_action"]["name"] == "blessing" and priest["effects"] == []
+    assert "effects" not in brute and "long_action" not in brute
+    assert bodies[1]["combatants"][0]["effects"][0]["name"] == "blessed"

@@ -42,7 +42,7 @@ def round_seed(fight_seed_: int, round_number: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class FightSetup:
-    """Everything a fight needs, picklable for a worker process."""
+    """Everything a fight needs (a worker builds it from an OddsJob: a Ruleset does not pickle)."""
 
     combatants: tuple[Combatant, ...]
     sides: tuple[str, ...]  # one per combatant, in the same order
@@ -94,7 +94,7 @@ def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: i
     attacks = setup.attacks
     declarations = []
     for side, c, pick in zip(sides, combatants, picks):
-        if c.status != "active" or getattr(c, "long_action", None) is not None:
+        if c.status != "active" or c.long_action is not None:
             continue  # a carried long action continues when its combatant declares nothing
         foes = foes_of.get(side)
         if foes is None:
@@ -121,13 +121,8 @@ def _after(combatants: Sequence[Combatant], result: RoundResult) -> tuple[Combat
     return tuple(updated)
 
 
-# What the resolver reports after a round and a combatant carries into the next one (effects and
-# long actions join these when the resolver knows them).
-_CHANGED_FIELDS = tuple(
-    name
-    for name in ("status", "blood", "weapon_ready", "wounds", "effects", "long_action")
-    if name in Combatant.__dataclass_fields__
-)
+# What the resolver reports after a round and a combatant carries into the next one.
+_CHANGED_FIELDS = ("status", "blood", "weapon_ready", "wounds", "effects", "long_action")
 _KEPT_FIELDS = tuple(name for name in Combatant.__dataclass_fields__ if name not in _CHANGED_FIELDS)
 _set = object.__setattr__
 

@@ -150,3 +150,15 @@ def test_replay_bodies_carry_effects_and_long_actions_when_there_are_any():
     assert priest["long_action"]["name"] == "blessing" and priest["effects"] == []
     assert "effects" not in brute and "long_action" not in brute
     assert bodies[1]["combatants"][0]["effects"][0]["name"] == "blessed"
+
+
+def test_carrying_a_round_over_equals_dataclasses_replace():
+    from dataclasses import fields, replace
+
+    from app.odds.simulate import _CHANGED_FIELDS, _KEPT_FIELDS, play_rounds
+
+    assert set(_CHANGED_FIELDS) | set(_KEPT_FIELDS) == {f.name for f in fields(Combatant)}
+    setup = setup_of((duelist("a", armor="leather"), "a"), (duelist("b", effects=(Effect("cursed", attack=-1),)), "b"))
+    for played in play_rounds(setup, fight_seed(9, 0), 30):
+        for before, state, after in zip(played.state.combatants, played.result.combatants, played.after):
+            assert after == replace(before, **{name: getattr(state, name) for name in _CHANGED_FIELDS})

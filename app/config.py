@@ -51,6 +51,15 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, min_length=16, description="When set, GET /metrics needs Authorization: Bearer <token>."
     )
+    odds_processes: int | None = Field(
+        default=None,
+        ge=0,
+        description="Odds worker processes per service worker; none: the cores less one, at least 1; "
+        "0: a thread (holds the GIL: other requests wait).",
+    )
+    odds_budget: int = Field(
+        default=2_000_000, description="Largest fights × max_rounds × combatants an odds request may ask for."
+    )
 
     @field_validator("metrics_token", mode="before")
     @classmethod

@@ -19,6 +19,8 @@ from app.encounters.router import router as encounters_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.observability import install_observability
+from app.odds.router import router as odds_router
+from app.odds.runner import OddsRunner
 from app.openapi import install_openapi
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
@@ -37,6 +39,7 @@ Start with `POST /v1/campaigns`: it returns your campaign key, shown once. Send 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
+    odds_runner = OddsRunner(settings.odds_processes)  # its processes start with the first odds request
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -44,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         purger.cancel()
         await database.dispose()
+        odds_runner.close()
 
     app = FastAPI(
         title="Dziedzictwo Cieni combat service",
@@ -58,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.database = database
     app.state.limiter = RateLimiter(settings.rate_limit_storage)
     app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
+    app.state.odds_runner = odds_runner
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
@@ -65,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     app.include_router(encounters_router)
     app.include_router(rounds_router)
+    app.include_router(odds_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -50,10 +50,14 @@ class WoundRead(BaseModel):
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
 
 
+Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
+
+
 class CombatantFields(Input):
     """RULES.md section 2. Defaults in brackets there are the defaults here."""
 
     name: Name | None = None
+    side: Side | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
     attack: Annotated[JSONInt, within(bounds.ATTACK)]
     defense: Annotated[JSONInt, within(bounds.DEFENSE)]
@@ -91,6 +95,7 @@ class CombatantUpdate(Input):
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
 
     name: Name | None = None
+    side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
     attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
     defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
@@ -109,6 +114,7 @@ class CombatantUpdate(Input):
 class CombatantRead(BaseModel):
     id: str
     name: str | None
+    side: str | None
     initiative: int
     attack: int
     defense: int

@@ -61,6 +61,7 @@ def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer
     values["wounds"] = [{"class": w.cls, "penalty": w.penalty, "bleed": w.bleed} for w in wounds]
     values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
     values["name"] = fields.name
+    values["side"] = fields.side
     return values
 
 
@@ -202,6 +203,7 @@ async def update_combatant(
             {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False
         )
         values = _checked_combatant_values(merged, build_ruleset(encounter.rules))
+        values["side"] = changed.get("side", row["side"])  # not a column a round changes, so not in the snapshot
         version = await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))
     return {**row, **values}, version

@@ -8,7 +8,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '5e1d0a7c93b2'
-down_revision = '5c1f2e7a9b30'
+down_revision = '512862e3cdfd'
 branch_labels = None
 depends_on = None
 

@@ -13,14 +13,16 @@ round is replayed exactly by POST /v1/resolve with that seed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
+from operator import attrgetter
 
 from app.resolver.dice import SEED_BOUNDS, SeededDice
 from app.resolver.model import Attack, Combatant, Declaration, RoundInput, RoundResult
 from app.resolver.round import resolve_round
-from app.resolver.ruleset import Ruleset
+from app.resolver.ruleset import Ruleset, WeaponProfile
+from app.resolver.validate import validate_round
 
 BALANCED = "balanced"
 _SEED_MASK = SEED_BOUNDS[1]  # derived seeds stay JSON-safe, like every other seed the API shows
@@ -51,6 +53,15 @@ class FightSetup:
     # Declarations are immutable and the same (attacker, target) pair recurs in every fight: made
     # once, they cost a dict lookup instead of two frozen dataclasses per attacker and round.
     attacks: dict[tuple[str, str], Declaration] = field(default_factory=dict, compare=False, repr=False)
+    # The weapon profiles the resolver's validation returns. The starting state is validated here,
+    # with the policy's declarations; every later state is the resolver's own result and every later
+    # declaration legal by construction (an active attacker, one standing foe, a stance just checked),
+    # so the rounds skip the validation (resolve_round's checked_weapons): a fifth of their cost.
+    weapons: Mapping[str, WeaponProfile] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        policy = RoundInput(self.first_round, self.combatants, declarations_for(self, self.combatants, 0))
+        object.__setattr__(self, "weapons", validate_round(policy, self.ruleset, {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +122,15 @@ def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: i
 
 def _after(combatants: Sequence[Combatant], result: RoundResult) -> tuple[Combatant, ...]:
     """The combatants as the round left them (what a round changes, RULES.md; the rest as given)."""
-    updated = []
-    for c, s in zip(combatants, result.combatants):
-        for name in _CHANGED_FIELDS:
-            if getattr(s, name) != getattr(c, name):
-                c = _with_state(c, s)
-                break
-        updated.append(c)
-    return tuple(updated)
+    return tuple(c if _changed(s) == _changed(c) else _with_state(c, s) for c, s in zip(combatants, result.combatants))
 
 
 # What the resolver reports after a round and a combatant carries into the next one.
 _CHANGED_FIELDS = ("status", "blood", "weapon_ready", "wounds", "effects", "long_action")
 _KEPT_FIELDS = tuple(name for name in Combatant.__dataclass_fields__ if name not in _CHANGED_FIELDS)
+# attrgetter reads the fields in C: one tuple compare per combatant instead of six getattr calls
+_changed = attrgetter(*_CHANGED_FIELDS)
+_kept = attrgetter(*_KEPT_FIELDS)
 _set = object.__setattr__
 
 
@@ -131,10 +138,10 @@ def _with_state(c: Combatant, s: object) -> Combatant:
     """dataclasses.replace(c, **the changed fields of s) at a fifth of its cost (it re-runs every
     field's __init__ check; this copies slots). The result is an ordinary, equal Combatant."""
     new = object.__new__(Combatant)
-    for name in _KEPT_FIELDS:
-        _set(new, name, getattr(c, name))
-    for name in _CHANGED_FIELDS:
-        _set(new, name, getattr(s, name))
+    for name, value in zip(_KEPT_FIELDS, _kept(c)):
+        _set(new, name, value)
+    for name, value in zip(_CHANGED_FIELDS, _changed(s)):
+        _set(new, name, value)
     return new
 
 
@@ -146,7 +153,7 @@ def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[Playe
             return
         this_seed = round_seed(seed, number)
         state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed))
-        result = resolve_round(state, setup.ruleset, SeededDice(this_seed))
+        result = resolve_round(state, setup.ruleset, SeededDice(this_seed), checked_weapons=setup.weapons)
         combatants = _after(combatants, result)
         yield PlayedRound(state, this_seed, result, combatants)
 

@@ -9,15 +9,25 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from app.encounters.schemas import CombatantFields
+from app.encounters.schemas import CombatantFields, EffectGivenIn, LongActionIn
 from app.encounters.schemas import InlineWeapon as InlineWeaponIn
 from app.encounters.store import CombatantRow
 from app.resolver import model as rm
-from app.resolver.codec import COMBATANT_FIELDS, combatant_to_json, weapon_from_json, wound_from_json, wound_to_json
+from app.resolver.codec import (
+    STATE_FIELDS,
+    combatant_to_json,
+    effect_to_json,
+    lasting_to_json,
+    long_action_to_json,
+    weapon_from_json,
+    wound_from_json,
+    wound_to_json,
+)
 
 RESOLVER_FIELDS = tuple(f.name for f in fields(rm.Combatant))
-ROW_FIELDS = ("position", "name", *sorted(COMBATANT_FIELDS))  # every column of a combatant row but its encounter's
-ROUND_CHANGES = ("status", "blood", "weapon_ready", "wounds")  # what resolving a round may change
+ROW_FIELDS = ("position", "name", *sorted(STATE_FIELDS))  # every column of a combatant row but its encounter's
+# What resolving a round may change: the resolver's CombatantState but the id and the derived penalty.
+ROUND_CHANGES = tuple(f.name for f in fields(rm.CombatantState) if f.name not in ("id", "penalty"))
 
 
 def weapon_from_schema(weapon: str | InlineWeaponIn) -> str | rm.InlineWeapon:
@@ -26,23 +36,52 @@ def weapon_from_schema(weapon: str | InlineWeaponIn) -> str | rm.InlineWeapon:
     return weapon
 
 
+def effect_given_from_schema(given: EffectGivenIn | None) -> rm.EffectGiven | None:
+    return None if given is None else rm.EffectGiven(**given.model_dump())
+
+
+def long_action_from_schema(long_action: LongActionIn | None) -> rm.LongAction | None:
+    if long_action is None:
+        return None
+    effect = effect_given_from_schema(long_action.effect)
+    return rm.LongAction(long_action.name, long_action.delay, long_action.rounds_left, long_action.target, effect)
+
+
 def combatant_from_schema(cid: str, c: CombatantFields) -> rm.Combatant:
     values: dict[str, Any] = {name: getattr(c, name) for name in RESOLVER_FIELDS if name != "id"}
     values["weapon"] = weapon_from_schema(c.weapon)
     values["wounds"] = tuple(rm.Wound(w.class_, w.penalty, w.bleed) for w in c.wounds)
+    values["effects"] = tuple(rm.Effect(**e.model_dump()) for e in c.effects)
+    values["long_action"] = long_action_from_schema(c.long_action)
     return rm.Combatant(id=cid, **values)
+
+
+def effect_from_json(value: dict[str, Any]) -> rm.Effect:
+    """A stored effect: written by effect_to_json, so it has exactly the Effect's fields."""
+    return rm.Effect(**value)
+
+
+def long_action_from_json(value: dict[str, Any] | None) -> rm.LongAction | None:
+    """A stored long action, as long_action_to_json wrote it."""
+    if value is None:
+        return None
+    given = value["effect"]
+    effect = None if given is None else rm.EffectGiven(**given)
+    return rm.LongAction(value["name"], value["delay"], value["rounds_left"], value["target"], effect)
 
 
 def combatant_from_row(row: CombatantRow) -> rm.Combatant:
     values: dict[str, Any] = {name: row[name] for name in RESOLVER_FIELDS}
     values["weapon"] = weapon_from_json(row["weapon"])
     values["wounds"] = tuple(wound_from_json(w) for w in row["wounds"])
+    values["effects"] = tuple(effect_from_json(e) for e in row["effects"])
+    values["long_action"] = long_action_from_json(row["long_action"])
     return rm.Combatant(**values)
 
 
 def row_values(combatant: rm.Combatant) -> dict[str, Any]:
     """Column values of a combatant (blood and wounds filled in by the resolver)."""
-    values = combatant_to_json(combatant)
+    values = {**combatant_to_json(combatant), **lasting_to_json(combatant)}
     values.pop("id")
     return values
 
@@ -51,6 +90,8 @@ def state_values(state: rm.CombatantState) -> dict[str, Any]:
     """Only what a round changes, keyed for a bulk UPDATE by primary key."""
     values = {name: getattr(state, name) for name in ROUND_CHANGES}
     values["wounds"] = [wound_to_json(w) for w in state.wounds]
+    values["effects"] = [effect_to_json(e) for e in state.effects]
+    values["long_action"] = long_action_to_json(state.long_action)
     return {"id": state.id, **values}
 
 

@@ -54,6 +54,8 @@ class Combatant(Base):
     blood: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16), default="active")
     wounds: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument, default=list)
+    effects: Mapped[list[dict[str, Any]]] = mapped_column(JSONDocument, default=list)  # RULES.md section 12
+    long_action: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, default=None)  # section 13
 
     encounter: Mapped[Encounter] = relationship(back_populates="combatants")
 

@@ -9,11 +9,13 @@ from app.access.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, Ow
 from app.access.idempotency import IdempotencyDep
 from app.access.schemas import CredentialCreated, CredentialRead, TokenCreate
 from app.deps import NOT_MODIFIED, CredentialCacheDep, DatabaseDep, IfMatch, IfNoneMatch, Limit, Offset, SessionDep
-from app.encounters import service, store, tokens
+from app.encounters import effects, service, store, tokens
 from app.encounters.schemas import (
     CombatantCreate,
     CombatantRead,
     CombatantUpdate,
+    EffectCreate,
+    EffectRead,
     EncounterCreate,
     EncounterRead,
     EncounterSummary,
@@ -160,6 +162,81 @@ async def remove_combatant(
         if_match=if_match,
     )
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+EFFECT_EXAMPLE_DOC = (
+    "Answer: the effect as stored, with the id to DELETE it by and its last round, e.g. "
+    '`{"id": "3f9c0a1b2d4e", "name": "poisoned", "attack": 0, "defense": 0, "initiative": 0, '
+    '"blood_per_turn": 1, "until_round": 10}`; Location names it, ETag is the encounter\'s new version.'
+)
+
+
+@router.post(
+    "/{encounter_id}/combatants/{combatant_id}/effects",
+    status_code=status.HTTP_201_CREATED,
+    response_model=EffectRead,
+    description="Put a lasting effect on a combatant (RULES.md section 12). `until_round` is the encounter's "
+    "latest round + `rounds`, or + `turns` x the ruleset's turn_length (latest round 0, turns 1: until round "
+    "10); neither: until removed. The campaign's key only; at most 20 effects per combatant this way.\n\n"
+    + EFFECT_EXAMPLE_DOC,
+)
+async def add_effect(
+    encounter_id: str,
+    combatant_id: str,
+    data: EffectCreate,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    reply = await effects.add_effect(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        data=data,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()
+
+
+@router.get("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", response_model=EffectRead)
+async def read_effect(
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    database: DatabaseDep,
+    principal: ReaderDep,
+    response: Response,
+) -> EffectRead:
+    encounter = await store.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    effect = effects.find_effect(encounter, service.find_combatant(encounter, combatant_id), effect_id)
+    response.headers["ETag"] = etag(encounter.version)
+    return EffectRead.model_validate(effect)
+
+
+@router.delete("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def remove_effect(
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """Take an effect off before it runs out. The campaign's key only; 404 when the combatant has no such effect."""
+    reply = await effects.remove_effect(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        effect_id=effect_id,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()
 
 
 @router.post(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
 from app.resolver import bounds
@@ -48,6 +48,95 @@ class WoundRead(BaseModel):
 
 
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
+Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
+
+
+class EffectModifiers(Input):
+    """What an effect changes while it is active (RULES.md section 12)."""
+
+    name: Name
+    attack: Modifier = 0
+    defense: Modifier = 0
+    initiative: Modifier = 0
+    blood_per_turn: Modifier = Field(default=0, description="Lost at every turn end; negative regains.")
+
+
+class EffectIn(EffectModifiers):
+    id: Id | None = Field(default=None, description="Omitted: the service names the effect.")
+    until_round: Annotated[JSONInt, within(bounds.UNTIL_ROUND)] | None = Field(
+        default=None, description="The last round in which it is active; null: until removed."
+    )
+
+
+class EffectCreate(EffectModifiers):
+    """POST .../effects: at most one of `rounds` and `turns`; neither: until removed."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"name": "poisoned", "blood_per_turn": 1, "turns": 1},
+                {"name": "stunned", "attack": -4, "defense": -2, "rounds": 2},
+            ]
+        }
+    )
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many full rounds after the encounter's latest round."
+    )
+    turns: Annotated[JSONInt, within(bounds.EFFECT_TURNS)] | None = Field(
+        default=None, description="Active for this many turns: turns x the ruleset's turn_length rounds."
+    )
+
+    @model_validator(mode="after")
+    def _at_most_one_duration(self) -> EffectCreate:
+        if self.rounds is not None and self.turns is not None:
+            raise ValueError("give rounds or turns, not both (neither: until removed)")
+        return self
+
+
+class EffectGivenIn(EffectModifiers):
+    """The effect a custom action gives its target when it completes (section 13)."""
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many rounds after the one it completes in; null: until removed."
+    )
+
+
+class LongActionIn(Input):
+    """A custom action in progress (section 13)."""
+
+    name: Name
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
+    target: Id | None = Field(default=None, description="null: the actor itself.")
+    effect: EffectGivenIn | None = None
+    rounds_left: Annotated[JSONInt, within(bounds.ROUNDS_LEFT)]
+
+
+class EffectRead(BaseModel):
+    id: str | None
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    until_round: int | None
+
+
+class EffectGivenRead(BaseModel):
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    rounds: int | None
+
+
+class LongActionRead(BaseModel):
+    name: str
+    delay: int
+    target: str | None
+    effect: EffectGivenRead | None
+    rounds_left: int
 
 
 Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
@@ -73,6 +162,8 @@ class CombatantFields(Input):
     )
     status: Status = "active"
     wounds: Wounds = []
+    effects: Annotated[list[EffectIn], Field(max_length=bounds.MAX_EFFECTS)] = []
+    long_action: LongActionIn | None = None
 
 
 COMBATANT_EXAMPLE: JsonDict = {
@@ -109,6 +200,11 @@ class CombatantUpdate(Input):
     blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
     status: Status | None = None
     wounds: Wounds | None = None
+    long_action: None = Field(
+        default=None,
+        description="Only null: the game master cancels the long action. Effects change through "
+        "POST and DELETE .../effects.",
+    )
 
 
 class CombatantRead(BaseModel):
@@ -128,6 +224,8 @@ class CombatantRead(BaseModel):
     blood: int
     status: Status
     wounds: list[WoundRead]
+    effects: list[EffectRead]
+    long_action: LongActionRead | None
     penalty: int = Field(description="Wound penalty: the sum of the wounds' penalties.")
 
 

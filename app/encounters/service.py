@@ -44,11 +44,42 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
-def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer: str = "") -> dict[str, Any]:
-    """Column values for a combatant, its weapon and wound classes checked against the ruleset."""
+def new_effect_id() -> str:
+    """Short: a client types it into DELETE .../effects/{effect_id}; unique within its combatant is enough."""
+    return uuid.uuid4().hex[:12]
+
+
+def _check_lasting(issues: Issues, fields: CombatantFields, pointer: str, targets: frozenset[str]) -> None:
+    """Effect ids unique within the combatant; a long action only on an active combatant, aimed at itself
+    (null) or at a combatant already in the encounter (`targets`)."""
+    seen: set[str] = set()
+    for i, effect in enumerate(fields.effects):
+        if effect.id is not None and effect.id in seen:
+            issues.add(f"{pointer}/effects/{i}/id", f"{effect.id!r} names another effect of this combatant")
+        seen.add(effect.id or "")
+    long_action = fields.long_action
+    if long_action is None:
+        return
+    if fields.status != "active":
+        issues.add(
+            f"{pointer}/long_action", f"only an active combatant carries a long action, not a {fields.status} one"
+        )
+    if long_action.target is not None and long_action.target not in targets:
+        issues.add(
+            f"{pointer}/long_action/target",
+            f"{long_action.target!r} is not a combatant of this encounter (null: the combatant itself)",
+        )
+
+
+def _checked_combatant_values(
+    fields: CombatantFields, ruleset: Ruleset, pointer: str = "", targets: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Column values for a combatant, its weapon and wound classes checked against the ruleset, its effects
+    named (ids kept when given), its long action checked (`targets`: the ids it may aim at)."""
     combatant = combatant_from_schema("new", fields)
     weapon_profile(combatant.weapon, ruleset, f"{pointer}/weapon")
     issues = Issues()
+    _check_lasting(issues, fields, pointer, targets)
     for i, wound in enumerate(combatant.wounds):
         if (wound.penalty is None or wound.bleed is None) and ruleset.wound_class(wound.cls) is None:
             issues.add(
@@ -61,6 +92,7 @@ def _checked_combatant_values(fields: CombatantFields, ruleset: Ruleset, pointer
     values["wounds"] = [{"class": w.cls, "penalty": w.penalty, "bleed": w.bleed} for w in wounds]
     values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
     values["name"] = fields.name
+    values["effects"] = [{**e, "id": e["id"] or new_effect_id()} for e in values["effects"]]
     values["side"] = fields.side
     return values
 
@@ -167,7 +199,8 @@ async def add_combatant(
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         if len(encounter.combatants) >= bounds.MAX_COMBATANTS:
             raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
-        values = _checked_combatant_values(data, build_ruleset(encounter.rules))
+        targets = frozenset(row["id"] for row in encounter.combatants)
+        values = _checked_combatant_values(data, build_ruleset(encounter.rules), targets=targets)
         position = encounter.next_position
         version = await store.claim_version(session, encounter_id, encounter.version, next_position=position + 1)
         row = {"id": new_id(), "encounter_id": encounter_id, "position": position, **values}
@@ -199,10 +232,15 @@ async def update_combatant(
         changed = data.model_dump(exclude_unset=True, by_alias=True)
         if "vitality" in changed and "blood" not in changed and row["blood"] == row["vitality"]:
             changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
+        lasting = ("id", "position", "effects", "long_action")  # not checked again: kept, or the long action cancelled
         merged = CombatantFields.model_validate(
-            {k: v for k, v in {**current, **changed}.items() if k not in ("id", "position")}, strict=False
+            {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
         )
         values = _checked_combatant_values(merged, build_ruleset(encounter.rules))
+        values["effects"] = row["effects"]  # a round may have given more than a request may carry
+        # Cancelled by the game master (long_action: null), or lost with the combatant's activity (RULES.md §13).
+        cancelled = "long_action" in changed or values["status"] != "active"
+        values["long_action"] = None if cancelled else row["long_action"]
         values["side"] = changed.get("side", row["side"])  # not a column a round changes, so not in the snapshot
         version = await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))

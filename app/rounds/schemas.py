@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
-from app.encounters.schemas import CombatantFields, RulesOverrides
+from app.encounters.schemas import CombatantFields, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
 from app.schemas import Id, Input, JSONInt, Name, within
@@ -41,13 +41,26 @@ class CustomAction(Input):
     type: Literal["custom"]
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]
+    rounds: Annotated[JSONInt, within(bounds.CUSTOM_ROUNDS)] = Field(
+        default=1, description="Rounds it takes; above 1 a long action (RULES.md section 13)."
+    )
+    target: Id | None = Field(default=None, description="A combatant that is not dead; omitted: the actor itself.")
+    effect: EffectGivenIn | None = Field(default=None, description="Given to the target when the action completes.")
+
+
+class ContinueAction(Input):
+    """Go on with the long action the combatant carries."""
+
+    type: Literal["continue"]
 
 
 class NoAction(Input):
     type: Literal["none"]
 
 
-Action = Annotated[AttackAction | FirstAidAction | CustomAction | NoAction, Field(discriminator="type")]
+Action = Annotated[
+    AttackAction | FirstAidAction | CustomAction | ContinueAction | NoAction, Field(discriminator="type")
+]
 
 
 class DeclarationIn(Input):
@@ -55,7 +68,9 @@ class DeclarationIn(Input):
     stance: Id | None = Field(
         default=None, description="offensive, balanced or defensive (or a ruleset's own); none given: balanced."
     )
-    action: Action = Field(default_factory=lambda: NoAction(type="none"))
+    action: Action | None = Field(
+        default=None, description="Omitted: continue the long action the combatant carries, else none."
+    )
     technical_actions: Annotated[JSONInt, within(bounds.TECHNICAL_ACTIONS)] = 0
 
 
@@ -143,7 +158,8 @@ class ActionRead(BaseModel):
     blow: int | None
     effective: int | None
     wound: str | None
-    result: Literal["wound", "deflected", "miss", "actor_down", "target_down", "done"]
+    name: str | None = Field(description="custom and continue entries: the action's name.")
+    result: Literal["wound", "deflected", "miss", "actor_down", "target_down", "done", "in_progress", "interrupted"]
 
 
 class BleedingRead(BaseModel):
@@ -160,6 +176,8 @@ class CombatantStateRead(BaseModel):
     weapon_ready: bool
     penalty: int
     wounds: list[dict[str, Any]]
+    effects: list[EffectRead] = Field(description="As they stand after the round.")
+    long_action: LongActionRead | None
 
 
 class RoundRead(BaseModel):

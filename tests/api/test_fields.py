@@ -12,7 +12,7 @@ from app.encounters.mapping import RESOLVER_FIELDS, ROUND_CHANGES, ROW_FIELDS
 from app.encounters.models import COMBATANTS, ENCOUNTERS
 from app.encounters.schemas import CombatantFields, CombatantRead, CombatantUpdate
 from app.encounters.store import ENCOUNTER_COLUMNS, EncounterRecord
-from app.resolver.codec import COMBATANT_FIELDS
+from app.resolver.codec import STATE_FIELDS
 from app.resolver.model import CombatantState
 from app.rounds.schemas import CombatantInRequest, CombatantStateRead
 
@@ -21,7 +21,7 @@ STORED = RESOLVER | {"name"}  # a stored combatant also has a display name
 
 
 def test_the_resolver_codec_knows_every_field():
-    assert set(COMBATANT_FIELDS) == RESOLVER
+    assert set(STATE_FIELDS) == RESOLVER
 
 
 def test_the_table_has_a_column_for_every_field():
@@ -32,7 +32,8 @@ def test_the_table_has_a_column_for_every_field():
 def test_every_schema_has_every_field():
     assert set(CombatantFields.model_fields) | {"id"} == STORED
     assert set(CombatantInRequest.model_fields) == STORED
-    assert set(CombatantUpdate.model_fields) == set(CombatantFields.model_fields)
+    # effects change through their own endpoints, not through PATCH
+    assert set(CombatantUpdate.model_fields) == set(CombatantFields.model_fields) - {"effects"}
     assert set(CombatantRead.model_fields) == STORED | {"penalty"}
 
 

@@ -8,21 +8,9 @@ from typing import Any
 import pytest
 
 from tests.api.helpers import assert_problem
-from tests.vectors import is_refusal, load_vectors, mismatches, uses_effects_or_long_actions
+from tests.vectors import is_refusal, load_vectors, mismatches
 
-PENDING = pytest.mark.xfail(strict=True, reason="service support for effects and long actions pending")
-
-
-def _marked(param: Any) -> Any:
-    """A vector whose round plays effects or long actions fails until the service stores them; strict, so the
-    mark turns into a failure the moment it passes. (Their refusals already pass: the API refuses them.)"""
-    vector = param.values[0]
-    if is_refusal(vector) or not uses_effects_or_long_actions(vector):
-        return param
-    return pytest.param(vector, id=param.id, marks=[*param.marks, PENDING])
-
-
-VECTORS = [_marked(param) for param in load_vectors()]
+VECTORS = load_vectors()
 
 
 def _stored_count(client) -> int:
@@ -41,6 +29,16 @@ def test_vector_through_stateless_resolve(client, vector):
         assert mismatches(vector["expect"], response.json()) == []
 
 
+def _rename_id(item: Any, ids: dict[str, str]) -> Any:
+    """A combatant id, or the id "<round>:<actor id>" of an effect an action gave."""
+    if not isinstance(item, str):
+        return item
+    number, colon, actor = item.partition(":")
+    if colon and number.isdigit() and actor in ids:
+        return f"{number}:{ids[actor]}"
+    return ids.get(item, item)
+
+
 def _rename(value: Any, ids: dict[str, str]) -> Any:
     """Vector ids -> API ids in every place a combatant id appears (ids, actors, targets, dice keys)."""
     if isinstance(value, dict):
@@ -48,7 +46,9 @@ def _rename(value: Any, ids: dict[str, str]) -> Any:
         for key, item in value.items():
             head, dot, rest = key.partition(".")
             key = ids[head] + dot + rest if head in ids and dot else key
-            renamed[key] = ids.get(item, item) if key in ("id", "actor", "target", "combatant") else _rename(item, ids)
+            renamed[key] = (
+                _rename_id(item, ids) if key in ("id", "actor", "target", "combatant") else _rename(item, ids)
+            )
         return renamed
     if isinstance(value, list):
         return [ids.get(item, item) if isinstance(item, str) else _rename(item, ids) for item in value]
@@ -63,21 +63,22 @@ def _tick_order(actions: list[dict]) -> list[dict]:
 @pytest.mark.parametrize("vector", [v for v in VECTORS if not is_refusal(v.values[0])])
 def test_vector_through_persisted_rounds(client, vector):
     request = vector["request"]
-    initial = [{k: v for k, v in c.items() if k != "id"} for c in request["combatants"]]
-    body = {"name": vector["description"][:100], "rules": request.get("rules", {}), "combatants": initial}
+    body = {"name": vector["description"][:100], "rules": request.get("rules", {})}
     created = client.post("/v1/encounters", json=body)
     assert created.status_code == 201, created.text
-    encounter = created.json()
-    url = f"/v1/encounters/{encounter['id']}"
-    ids = {c["id"]: api["id"] for c, api in zip(request["combatants"], encounter["combatants"])}
+    url = f"/v1/encounters/{created.json()['id']}"
 
-    # Reach the vector's round with empty rounds, then put every combatant back as the vector has it.
+    # Reach the vector's round with empty rounds, then add the combatants as the vector has them (effects and
+    # long actions included: empty rounds with them on board would play them). A long action's target is
+    # added before the combatant aiming at it, so its API id is known by then.
     for _ in range(request.get("round", 1) - 1):
         assert client.post(f"{url}/rounds", json={"declarations": []}).status_code == 201
-    for fields, api_id in zip(initial, ids.values()):
-        restore = {k: fields.get(k, default) for k, default in
-                   (("blood", fields.get("vitality", 10)), ("status", "active"), ("wounds", []))}
-        assert client.patch(f"{url}/combatants/{api_id}", json=restore).status_code == 200
+    ids: dict[str, str] = {}
+    for combatant in request["combatants"]:
+        fields = _rename({k: copy.deepcopy(v) for k, v in combatant.items() if k != "id"}, ids)
+        added = client.post(f"{url}/combatants", json=fields)
+        assert added.status_code == 201, added.text
+        ids[combatant["id"]] = added.json()["id"]
 
     body = _rename({k: copy.deepcopy(request[k]) for k in ("declarations", "dice")}, ids)
     response = client.post(f"{url}/rounds", json=body)

@@ -1,0 +1,116 @@
+"""Effects a game master puts on a combatant or takes off (RULES.md section 12, CONTRACT.md's effects endpoints).
+
+Each change is one transaction like every other change of an encounter: read it, decide, claim the next
+version (the ETag), write the combatant's new `effects` list, and keep the reply with its Idempotency-Key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.encounters import store
+from app.encounters.models import COMBATANTS
+from app.encounters.schemas import EffectCreate, EffectRead
+from app.encounters.service import find_combatant, new_effect_id
+from app.encounters.store import CombatantRow, EncounterRecord
+from app.etags import etag
+from app.idempotency.service import Claim, record
+from app.problems import NotFound, Unprocessable
+from app.resolver import bounds, build_ruleset
+from app.resolver.errors import Issues
+from app.responses import Reply
+from app.transactions import retry_stale_snapshot, write_transaction
+
+
+def until_round(encounter: EncounterRecord, data: EffectCreate) -> int | None:
+    """The last round the effect is active in: `rounds` full rounds after the latest one, or `turns` turns of
+    the encounter's turn_length (latest round 0, turns 1, turn_length 10: round 10). None: until removed."""
+    if data.rounds is not None:
+        last, field = encounter.round + data.rounds, "/rounds"
+    elif data.turns is not None:
+        last, field = encounter.round + data.turns * build_ruleset(encounter.rules).turn_length, "/turns"
+    else:
+        return None
+    if last > bounds.UNTIL_ROUND[1]:
+        issues = Issues()
+        issues.add(field, f"the effect would last past round {bounds.UNTIL_ROUND[1]}, the last a round may be")
+        issues.raise_if_any()
+    return last
+
+
+def _unused_id(effects: list[dict[str, Any]]) -> str:
+    taken = {e["id"] for e in effects}
+    while (effect_id := new_effect_id()) in taken:
+        pass  # twelve hex digits: a second draw is already unlikely
+    return effect_id
+
+
+def find_effect(encounter: EncounterRecord, row: CombatantRow, effect_id: str) -> dict[str, Any]:
+    for effect in row["effects"]:
+        if effect["id"] == effect_id:
+            return effect
+    raise NotFound(f"Combatant {row['id']} of encounter {encounter.id} has no effect {effect_id}.")
+
+
+async def _write_effects(session: AsyncSession, combatant_id: str, effects: list[dict[str, Any]]) -> None:
+    await session.execute(update(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(effects=effects))
+
+
+@retry_stale_snapshot
+async def add_effect(
+    *,
+    session: AsyncSession,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    data: EffectCreate,
+    if_match: str | None,
+    claim: Claim | None = None,
+) -> Reply:
+    """201 with the effect as stored (its id and until_round are the service's), Location and ETag."""
+    async with write_transaction(session):
+        encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
+        row = find_combatant(encounter, combatant_id)
+        if len(row["effects"]) >= bounds.MAX_EFFECTS:
+            raise Unprocessable(
+                f"Combatant {combatant_id} already carries {len(row['effects'])} effects; this endpoint puts on "
+                f"at most {bounds.MAX_EFFECTS}. Remove one first."
+            )
+        modifiers = data.model_dump(include={"name", "attack", "defense", "initiative", "blood_per_turn"})
+        effect = {"id": _unused_id(row["effects"]), **modifiers, "until_round": until_round(encounter, data)}
+        version = await store.claim_version(session, encounter_id, encounter.version)
+        await _write_effects(session, combatant_id, [*row["effects"], effect])
+        reply = Reply.json(
+            201,
+            EffectRead.model_validate(effect),
+            etag=etag(version),
+            location=f"/v1/encounters/{encounter_id}/combatants/{combatant_id}/effects/{effect['id']}",
+        )
+        await record(session, claim, reply)
+    return reply
+
+
+@retry_stale_snapshot
+async def remove_effect(
+    *,
+    session: AsyncSession,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    if_match: str | None,
+    claim: Claim | None = None,
+) -> Reply:
+    """204 with the new ETag; 404 when the combatant carries no such effect (nothing written then)."""
+    async with write_transaction(session):
+        encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
+        row = find_combatant(encounter, combatant_id)
+        find_effect(encounter, row, effect_id)
+        version = await store.claim_version(session, encounter_id, encounter.version)
+        await _write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
+        reply = Reply(204, b"", {"ETag": etag(version)})
+        await record(session, claim, reply)
+    return reply

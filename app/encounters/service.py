@@ -241,7 +241,6 @@ async def update_combatant(
         # Cancelled by the game master (long_action: null), or lost with the combatant's activity (RULES.md §13).
         cancelled = "long_action" in changed or values["status"] != "active"
         values["long_action"] = None if cancelled else row["long_action"]
-        values["side"] = changed.get("side", row["side"])  # not a column a round changes, so not in the snapshot
         version = await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))
     return {**row, **values}, version

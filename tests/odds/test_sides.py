@@ -50,3 +50,14 @@ def test_encounter_odds_start_from_the_encounter_state_and_next_round(client):
     answer = client.post(f"/v1/encounters/{encounter['id']}/odds", json={"fights": 50}).json()
     assert [(s["side"], s["wins"]) for s in answer["sides"]] == [("party", 1.0), ("bandits", 0.0)]
     assert answer["rounds"] == {"median": 0, "p90": 0}
+
+
+def test_undo_keeps_the_sides_of_the_state_it_restores(client):
+    encounter = create_encounter(client, fighter("Ala", side="party"), fighter("Bolek", side="bandits"))
+    url = f"/v1/encounters/{encounter['id']}"
+    ala, bolek = (c["id"] for c in encounter["combatants"])
+    resolved = client.post(f"{url}/rounds", json={"declarations": [], "seed": 1})
+    assert resolved.status_code == 201, resolved.text
+    client.patch(f"{url}/combatants/{bolek}", json={"side": "party"})  # an edit after the round: undone with it
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    assert [(c["id"], c["side"]) for c in client.get(url).json()["combatants"]] == [(ala, "party"), (bolek, "bandits")]

@@ -8,7 +8,7 @@ while odds requests are being computed.
    play_fights(); the median of --repeat runs, with the rounds played, µs per round and the share of
    the time spent inside resolve_round (measured by a second, instrumented run), and the machine's
    yardstick (bench/README.md compares figures across days with it).
-2. Responsiveness: a uvicorn server (one worker, SQLite in a temporary directory, port 8500-8599)
+2. Responsiveness: a uvicorn server (one worker, SQLite in a temporary directory, port 9300-9399)
    with ODDS_PROCESSES set to each --processes value. GET encounter is called by 2 clients for
    --seconds alone, then again for --seconds while 4 clients keep POST /v1/odds
    (--odds-fights fights each, 4 v 4) in flight the whole time; p50/p99 of GET in both phases and the
@@ -40,7 +40,7 @@ from app.odds.tally import play_fights  # noqa: E402
 from app.resolver import DEFAULT_RULESET, Combatant  # noqa: E402
 
 HOST = "127.0.0.1"
-PORTS = range(8500, 8600)  # this engineer's share of the machine's ports
+PORTS = range(9300, 9400)  # this engineer's share of the machine's ports
 
 PARTY = [
     {"id": "ala", "initiative": 20, "attack": 14, "defense": 5, "weapon": "long_sword", "armor": 3},
@@ -93,11 +93,11 @@ def cpu(fights: int, repeat: int) -> dict:
     inside = 0.0
     resolve = simulate.resolve_round
 
-    def timed(*args):
+    def timed(*args, **kwargs):
         nonlocal inside
         begin = time.process_time()
         try:
-            return resolve(*args)
+            return resolve(*args, **kwargs)
         finally:
             inside += time.process_time() - begin
 
@@ -130,7 +130,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    raise RuntimeError("no free port in 8500-8599")
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def start_server(database_url: str, processes: int) -> tuple[subprocess.Popen, str]:

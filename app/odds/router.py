@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
 
@@ -14,7 +14,7 @@ from app.odds.schemas import ENCOUNTER_ODDS_EXAMPLES, ODDS_EXAMPLES, OddsCreate,
 
 router = APIRouter(tags=["odds"])
 
-RESPONSES = {
+RESPONSES: dict[int | str, dict[str, Any]] = {
     422: {"description": "Out of bounds, an invalid state, or more work than the budget (`odds-budget-exceeded`)."},
     503: {"description": "The odds workers are restarting (`odds-unavailable`); retry."},
 }
@@ -23,7 +23,7 @@ RESPONSES = {
 @router.post("/v1/odds", response_model=OddsRead, responses=RESPONSES, dependencies=[Depends(limit_anonymous)])
 async def odds(
     body: Annotated[OddsRequest, Body(openapi_examples=ODDS_EXAMPLES)], runner: OddsRunnerDep, budget: OddsBudgetDep
-) -> dict:
+) -> dict[str, Any]:
     """Play the fight forward `fights` times from a full state (as `/v1/resolve` takes it) and say who
     wins how often. Every active combatant attacks a random standing foe each round, balanced. Nothing
     is stored; the same body and seed give the same answer."""
@@ -38,7 +38,7 @@ async def encounter_odds(
     database: DatabaseDep,
     runner: OddsRunnerDep,
     budget: OddsBudgetDep,
-) -> dict:
+) -> dict[str, Any]:
     """Play the encounter forward from its current state, its next round first. Nothing is stored and
     the encounter's version does not change."""
     return await service.encounter_odds(

@@ -17,8 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from operator import attrgetter
+from typing import cast
 
-from app.resolver.dice import SEED_BOUNDS, SeededDice
+from app.resolver.dice import SEED_BOUNDS, DiceSource, SeededDice
 from app.resolver.model import Attack, Combatant, Declaration, RoundInput, RoundResult
 from app.resolver.round import resolve_round
 from app.resolver.ruleset import Ruleset, WeaponProfile
@@ -153,7 +154,9 @@ def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[Playe
             return
         this_seed = round_seed(seed, number)
         state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed))
-        result = resolve_round(state, setup.ruleset, SeededDice(this_seed), checked_weapons=setup.weapons)
+        result = resolve_round(
+            state, setup.ruleset, cast(DiceSource, SeededDice(this_seed)), checked_weapons=setup.weapons
+        )
         combatants = _after(combatants, result)
         yield PlayedRound(state, this_seed, result, combatants)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from math import sqrt
+from typing import Any
 
 from app.resolver.model import Combatant
 from app.resolver.ruleset import build_ruleset
@@ -66,7 +67,7 @@ class OddsJob:
 
     combatants: tuple[Combatant, ...]
     sides: tuple[str, ...]
-    rules: dict
+    rules: dict[str, Any]
     first_round: int
     seed: int
     max_rounds: int
@@ -111,7 +112,7 @@ def _share(count: int, total: int) -> float:
     return count / total if total else 0.0
 
 
-def summarize(setup: FightSetup, tally: Tally, seed: int) -> dict:
+def summarize(setup: FightSetup, tally: Tally, seed: int) -> dict[str, Any]:
     """The answer of CONTRACT.md "Odds", as a JSON-ready document."""
     sides = list(dict.fromkeys(setup.sides))  # every side, in the order it first appears
     answer_sides = []
@@ -144,7 +145,7 @@ def summarize(setup: FightSetup, tally: Tally, seed: int) -> dict:
     }
 
 
-_SCALE = 10**SHARE_DIGITS
+_SCALE: int = 10**SHARE_DIGITS
 
 
 def _floor(value: float) -> float:

@@ -23,6 +23,7 @@ class World:
     theirs: str  # another combatant
     spare_key: str  # a second owner key's id
     viewer_token: str  # the viewer token's id
+    effect: str  # an effect on the player's combatant
     secrets: dict[str, str]
 
 
@@ -32,10 +33,11 @@ def build_world(client) -> World:
     url = f"/v1/encounters/{encounter['id']}"
     mine, theirs = (c["id"] for c in encounter["combatants"])
     assert client.post(f"{url}/rounds", json={}).status_code == 201
+    effect = client.post(f"{url}/combatants/{mine}/effects", json={"name": "stunned", "rounds": 1}).json()
     viewer = client.post(f"{url}/tokens", json={"role": "viewer"}).json()
     player = client.post(f"{url}/tokens", json={"role": "player", "combatant": mine}).json()
     spare = client.post("/v1/campaign/keys", json={"label": "spare"}).json()
-    return World(encounter["id"], mine, theirs, spare["id"], viewer["id"], {
+    return World(encounter["id"], mine, theirs, spare["id"], viewer["id"], effect["id"], {
         "none": "", "wrong": "dzc_key_not-a-real-key", "other": new_campaign_key(client, "Other"),
         "viewer": viewer["secret"], "player": player["secret"], "owner": owner})
 
@@ -55,6 +57,10 @@ def _operations(w: World):
         ("PATCH", f"{e}/combatants/{w.mine}", {"vitality": 50}, (401, 401, 404, 403, 403, 200)),
         ("PATCH", f"{e}/combatants/{w.theirs}", {"weapon_ready": False}, (401, 401, 404, 403, 403, 200)),
         ("DELETE", f"{e}/combatants/{w.theirs}", None, (401, 401, 404, 403, 403, 204)),
+        ("PATCH", f"{e}/combatants/{w.mine}", {"long_action": None}, (401, 401, 404, 403, 403, 200)),
+        ("POST", f"{e}/combatants/{w.mine}/effects", {"name": "x"}, (401, 401, 404, 403, 403, 201)),
+        ("GET", f"{e}/combatants/{w.mine}/effects/{w.effect}", None, (401, 401, 404, 200, 200, 200)),
+        ("DELETE", f"{e}/combatants/{w.mine}/effects/{w.effect}", None, (401, 401, 404, 403, 403, 204)),
         ("POST", f"{e}/rounds", {}, (401, 401, 404, 403, 403, 201)),
         ("GET", f"{e}/rounds", None, (401, 401, 404, 200, 200, 200)),
         ("GET", f"{e}/rounds/1", None, (401, 401, 404, 200, 200, 200)),
@@ -71,7 +77,7 @@ def _operations(w: World):
     ]
 
 
-OPERATION_COUNT = 24
+OPERATION_COUNT = 28
 
 
 @pytest.mark.parametrize("index", range(OPERATION_COUNT))

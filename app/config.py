@@ -57,6 +57,15 @@ class Settings(BaseSettings):
     events_max_subscribers: int = 5000  # open streams; past this, a 503 problem
     events_send_timeout_seconds: float = 30.0  # a client that takes no bytes this long is disconnected
     events_listener_check_seconds: float = 10.0  # PostgreSQL: a quiet listening connection is checked this often
+    odds_processes: int | None = Field(
+        default=None,
+        ge=0,
+        description="Odds worker processes per service worker; none: the cores less one, at least 1; "
+        "0: a thread (holds the GIL: other requests wait).",
+    )
+    odds_budget: int = Field(
+        default=2_000_000, description="Largest fights × max_rounds × combatants an odds request may ask for."
+    )
 
     @field_validator("metrics_token", mode="before")
     @classmethod

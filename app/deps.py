@@ -51,6 +51,11 @@ async def get_session(database: Annotated[Database, Depends(get_database)]) -> A
         yield session
 
 
+async def get_odds_runner(request: Request) -> object:
+    """This worker's odds runner. Typed as app/odds/deps.py's OddsRunnerDep: the odds sit above this module."""
+    return request.app.state.odds_runner
+
+
 def client_address(request: Request) -> str:
     """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
     return request.client.host if request.client else "unknown"

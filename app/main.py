@@ -24,6 +24,8 @@ from app.limits import BodySizeLimit
 from app.observability import install_observability
 from app.openapi import install_openapi, operation_id
 from app.problem_pages import router as problem_pages_router
+from app.odds.router import router as odds_router
+from app.odds.runner import OddsRunner
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
@@ -42,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
     events = EventHub(settings, database)  # one listening connection per worker
+    odds_runner = OddsRunner(settings.odds_processes)  # its processes start with the first odds request
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -51,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await events.stop()
         purger.cancel()
         await database.dispose()
+        odds_runner.close()
 
     app = FastAPI(
         title="Dziedzictwo Cieni combat service",
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.events = events
     app.state.limiter = RateLimiter(settings.rate_limit_storage)
     app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
+    app.state.odds_runner = odds_runner
     install_problem_handlers(app)
     install_replay_handler(app)
     install_openapi(app)
@@ -77,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(declarations_router)
     app.include_router(events_router)
     app.include_router(problem_pages_router)
+    app.include_router(odds_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

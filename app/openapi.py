@@ -59,7 +59,7 @@ DESCRIPTIONS = {
 }
 NO_DATABASE = {"/healthz", "/v1/rules", "/problems", "/problems/{slug}"}
 OPEN = {"/healthz", "/readyz", "/v1/rules", "/problems", "/problems/{slug}"}
-CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve"}  # open to all; a key, if sent, must be valid
+CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve", "/v1/odds"}  # open to all; a key, if sent, must be valid
 
 
 def problem_statuses(path: str, method: str) -> set[int]:
@@ -107,6 +107,7 @@ LINKS = {
         ("AddCombatant", "add_combatant", ENCOUNTER),
         ("ResolveRound", "resolve_next_round", ENCOUNTER),
         ("ListRounds", "list_rounds", ENCOUNTER),
+        ("EncounterOdds", "encounter_odds", ENCOUNTER),
         ("ReadCombatant", "read_combatant", COMBATANT_OF_NEW_ENCOUNTER),
         ("UpdateCombatant", "update_combatant", COMBATANT_OF_NEW_ENCOUNTER),
     ],

@@ -25,7 +25,8 @@ from app.resolver.codec import (
 )
 
 RESOLVER_FIELDS = tuple(f.name for f in fields(rm.Combatant))
-ROW_FIELDS = ("position", "name", *sorted(STATE_FIELDS))  # every column of a combatant row but its encounter's
+# every column of a combatant row but its encounter's: what a round's snapshot keeps and undo restores
+ROW_FIELDS = ("position", "name", "side", *sorted(STATE_FIELDS))
 # What resolving a round may change: the resolver's CombatantState but the id and the derived penalty.
 ROUND_CHANGES = tuple(f.name for f in fields(rm.CombatantState) if f.name not in ("id", "penalty"))
 

@@ -40,6 +40,7 @@ class Combatant(Base):
     encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     name: Mapped[str | None] = mapped_column(String(100))
+    side: Mapped[str | None] = mapped_column(String(64))  # None: its own side
     initiative: Mapped[int] = mapped_column(Integer)
     attack: Mapped[int] = mapped_column(Integer)
     defense: Mapped[int] = mapped_column(Integer)

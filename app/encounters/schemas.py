@@ -132,10 +132,14 @@ class LongActionRead(BaseModel):
     rounds_left: int
 
 
+Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
+
+
 class CombatantFields(Input):
     """RULES.md section 2. Defaults in brackets there are the defaults here."""
 
     name: Name | None = None
+    side: Side | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
     attack: Annotated[JSONInt, within(bounds.ATTACK)]
     defense: Annotated[JSONInt, within(bounds.DEFENSE)]
@@ -175,6 +179,7 @@ class CombatantUpdate(Input):
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
 
     name: Name | None = None
+    side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
     attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
     defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
@@ -198,6 +203,7 @@ class CombatantUpdate(Input):
 class CombatantRead(BaseModel):
     id: str
     name: str | None
+    side: str | None
     initiative: int
     attack: int
     defense: int

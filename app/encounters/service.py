@@ -94,6 +94,7 @@ def _checked_combatant_values(
     values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
     values["name"] = fields.name
     values["effects"] = [{**e, "id": e["id"] or new_effect_id()} for e in values["effects"]]
+    values["side"] = fields.side
     return values
 
 

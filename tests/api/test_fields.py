@@ -17,7 +17,7 @@ from app.resolver.model import CombatantState
 from app.rounds.schemas import CombatantInRequest, CombatantStateRead
 
 RESOLVER = set(RESOLVER_FIELDS)  # id, initiative, ..., wounds
-STORED = RESOLVER | {"name"}  # a stored combatant also has a display name
+STORED = RESOLVER | {"name", "side"}  # a stored combatant also has a display name and a side (odds)
 
 
 def test_the_resolver_codec_knows_every_field():

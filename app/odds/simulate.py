@@ -1,0 +1,176 @@
+"""Play a fight forward many times from one state (CONTRACT.md "Odds"). Pure: the standard library
+and the resolver only, so a worker process can run it and any fight can be replayed round by round.
+
+Policy: each round every active combatant attacks (all its attacks) one standing (active or
+unconscious) combatant of another side, picked at random once per round, in a balanced stance; a
+combatant carrying a long action declares nothing, so it goes on with it. A fight ends when at most
+one side has anyone active, or after max_rounds rounds.
+
+Seeds: fight k plays with fight_seed(seed, k); round r of it with round_seed(fight seed, r). The
+round seed rolls the round's dice (the resolver's keys) and picks the targets (target_picks), so a
+round is replayed exactly by POST /v1/resolve with that seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from operator import attrgetter
+from typing import cast
+
+from app.resolver.dice import SEED_BOUNDS, DiceSource, SeededDice
+from app.resolver.model import Attack, Combatant, Declaration, RoundInput, RoundResult
+from app.resolver.round import resolve_round
+from app.resolver.ruleset import Ruleset, WeaponProfile
+from app.resolver.validate import validate_round
+
+BALANCED = "balanced"
+_SEED_MASK = SEED_BOUNDS[1]  # derived seeds stay JSON-safe, like every other seed the API shows
+
+
+def _derive(*parts: int | str) -> int:
+    """A stable 53-bit hash of the parts: the same on every machine, worker and Python version."""
+    digest = blake2b("\x1f".join(map(str, parts)).encode(), digest_size=8, person=b"odds").digest()
+    return int.from_bytes(digest, "big") & _SEED_MASK
+
+
+def fight_seed(seed: int, fight: int) -> int:
+    return _derive("fight", seed, fight)
+
+
+def round_seed(fight_seed_: int, round_number: int) -> int:
+    return _derive("round", fight_seed_, round_number)
+
+
+@dataclass(frozen=True, slots=True)
+class FightSetup:
+    """Everything a fight needs (a worker builds it from an OddsJob: a Ruleset does not pickle)."""
+
+    combatants: tuple[Combatant, ...]
+    sides: tuple[str, ...]  # one per combatant, in the same order
+    ruleset: Ruleset
+    first_round: int  # the number of the first round played (an encounter's next round)
+    # Declarations are immutable and the same (attacker, target) pair recurs in every fight: made
+    # once, they cost a dict lookup instead of two frozen dataclasses per attacker and round.
+    attacks: dict[tuple[str, str], Declaration] = field(default_factory=dict, compare=False, repr=False)
+    # The weapon profiles the resolver's validation returns. The starting state is validated here,
+    # with the policy's declarations; every later state is the resolver's own result and every later
+    # declaration legal by construction (an active attacker, one standing foe, a stance just checked),
+    # so the rounds skip the validation (resolve_round's checked_weapons): a fifth of their cost.
+    weapons: Mapping[str, WeaponProfile] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        policy = RoundInput(self.first_round, self.combatants, declarations_for(self, self.combatants, 0))
+        object.__setattr__(self, "weapons", validate_round(policy, self.ruleset, {}))
+
+
+@dataclass(frozen=True, slots=True)
+class FightOutcome:
+    winner: str | None  # None: a draw
+    rounds: int
+    statuses: tuple[str, ...]  # each combatant's status at the end, in setup order
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedRound:
+    """One round of a fight as it was played: enough to send it to POST /v1/resolve again."""
+
+    state: RoundInput
+    seed: int
+    result: RoundResult
+    after: tuple[Combatant, ...]  # the combatants as the round left them
+
+
+def active_sides(setup: FightSetup, combatants: Sequence[Combatant]) -> set[str]:
+    return {side for side, c in zip(setup.sides, combatants) if c.status == "active"}
+
+
+def target_picks(seed: int, count: int) -> list[int]:
+    """`count` uniform 64-bit words from a round's seed, one per combatant (in setup order), to pick
+    its target with: one BLAKE2b-512 digest gives eight, where a die per attacker cost one hash each."""
+    words: list[int] = []
+    key = seed.to_bytes(16, "big", signed=True)
+    for block in range((count + 7) // 8):
+        digest = blake2b(b"targets" + block.to_bytes(4, "big"), key=key, person=b"odds").digest()
+        words.extend(int.from_bytes(digest[i : i + 8], "big") for i in range(0, 64, 8))
+    return words
+
+
+def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: int) -> tuple[Declaration, ...]:
+    """The policy's declarations for one round; targets picked with the round's own seed."""
+    sides = setup.sides
+    standing = [(side, c.id) for side, c in zip(sides, combatants) if c.status != "dead"]
+    foes_of: dict[str, list[str]] = {}
+    picks = target_picks(seed, len(combatants))
+    attacks = setup.attacks
+    declarations = []
+    for side, c, pick in zip(sides, combatants, picks):
+        if c.status != "active" or c.long_action is not None:
+            continue  # a carried long action continues when its combatant declares nothing
+        foes = foes_of.get(side)
+        if foes is None:
+            foes = foes_of[side] = [cid for foe_side, cid in standing if foe_side != side]
+        if foes:
+            # multiply-shift maps the word onto the foes (as SeededDice maps onto a die's faces)
+            pair = (c.id, foes[pick * len(foes) >> 64])
+            declaration = attacks.get(pair)
+            if declaration is None:
+                declaration = attacks[pair] = Declaration(c.id, Attack((pair[1],)), BALANCED)
+            declarations.append(declaration)
+    return tuple(declarations)
+
+
+def _after(combatants: Sequence[Combatant], result: RoundResult) -> tuple[Combatant, ...]:
+    """The combatants as the round left them (what a round changes, RULES.md; the rest as given)."""
+    return tuple(c if _changed(s) == _changed(c) else _with_state(c, s) for c, s in zip(combatants, result.combatants))
+
+
+# What the resolver reports after a round and a combatant carries into the next one.
+_CHANGED_FIELDS = ("status", "blood", "weapon_ready", "wounds", "effects", "long_action")
+_KEPT_FIELDS = tuple(name for name in Combatant.__dataclass_fields__ if name not in _CHANGED_FIELDS)
+# attrgetter reads the fields in C: one tuple compare per combatant instead of six getattr calls
+_changed = attrgetter(*_CHANGED_FIELDS)
+_kept = attrgetter(*_KEPT_FIELDS)
+_set = object.__setattr__
+
+
+def _with_state(c: Combatant, s: object) -> Combatant:
+    """dataclasses.replace(c, **the changed fields of s) at a fifth of its cost (it re-runs every
+    field's __init__ check; this copies slots). The result is an ordinary, equal Combatant."""
+    new = object.__new__(Combatant)
+    for name, value in zip(_KEPT_FIELDS, _kept(c)):
+        _set(new, name, value)
+    for name, value in zip(_CHANGED_FIELDS, _changed(s)):
+        _set(new, name, value)
+    return new
+
+
+def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[PlayedRound]:
+    """The rounds of one fight with fight seed `seed`, in order, until it ends."""
+    combatants = setup.combatants
+    for number in range(setup.first_round, setup.first_round + max_rounds):
+        if len(active_sides(setup, combatants)) <= 1:
+            return
+        this_seed = round_seed(seed, number)
+        state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed))
+        result = resolve_round(
+            state, setup.ruleset, cast(DiceSource, SeededDice(this_seed)), checked_weapons=setup.weapons
+        )
+        combatants = _after(combatants, result)
+        yield PlayedRound(state, this_seed, result, combatants)
+
+
+def play_fight(setup: FightSetup, seed: int, max_rounds: int) -> FightOutcome:
+    combatants = setup.combatants
+    rounds = 0
+    for played in play_rounds(setup, seed, max_rounds):
+        rounds += 1
+        combatants = played.after
+    return outcome_of(setup, combatants, rounds)
+
+
+def outcome_of(setup: FightSetup, combatants: Sequence[Combatant], rounds: int) -> FightOutcome:
+    sides = active_sides(setup, combatants)
+    winner = next(iter(sides)) if len(sides) == 1 else None
+    return FightOutcome(winner, rounds, tuple(c.status for c in combatants))

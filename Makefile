@@ -28,6 +28,7 @@ migrate: $(BIN)/activate
 test: $(BIN)/activate
 	bash scripts/ensure-postgres
 	bash scripts/ensure-redis
+	bash scripts/ensure-chromium
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
 ## ruff, and mypy on app/ as configured in pyproject.toml (strict for app/resolver).

@@ -29,6 +29,7 @@ from app.odds.runner import OddsRunner
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router
+from app.table.router import install_table
 
 DESCRIPTION = """
 Combat bookkeeping for **Dziedzictwo Cieni**: initiative with weapon delays, stances, hits, blows,
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(events_router)
     app.include_router(problem_pages_router)
     app.include_router(odds_router)
+    install_table(app)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -1,0 +1,219 @@
+// The table screen: read the fight, follow its event stream, redraw on every change.
+//
+// Every event is applied at once from its own data where it can be (a round carries its whole
+// document), and then the page re-reads what the event changed; a re-read started before a newer
+// event is thrown away, so an older answer never paints over a newer one.
+
+import { ApiError, connectApi } from "./api.js";
+import { otherLanguage, pickLanguage, rememberLanguage, translator } from "./i18n.js";
+import { render } from "./render.js";
+
+const encounterId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const api = connectApi(encounterId, token);
+
+const state = {
+  language: pickLanguage(),
+  connection: "connecting",
+  notice: null,
+  viewer: { role: null, combatant: null },
+  encounter: null,
+  round: null,
+  declarations: new Map(),
+};
+let t = translator(state.language);
+
+function draw() {
+  render(state, t);
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+let generation = 0;
+let rereadTimer = null;
+
+function problemNotice(error) {
+  if (error instanceof ApiError && error.status === 401) return { key: "badToken" };
+  if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { key: "notFound" };
+  return { key: "failed", vars: { detail: error.message } };
+}
+
+function isFatal(error) {
+  return error instanceof ApiError && [401, 403, 404].includes(error.status);
+}
+
+async function readDeclarations() {
+  const answer = await api.declarations();
+  return new Map(answer.declarations.map((d) => [d.combatant, d]));
+}
+
+async function reread() {
+  const mine = ++generation;
+  try {
+    const [encounter, declarations] = await Promise.all([api.encounter(), readDeclarations()]);
+    const round = encounter.round > 0 ? await api.round(encounter.round) : null;
+    if (mine !== generation) return; // a newer event came in meanwhile: its own re-read will paint
+    Object.assign(state, { encounter, round, declarations, notice: null });
+  } catch (error) {
+    if (mine !== generation) return;
+    state.notice = problemNotice(error);
+    if (isFatal(error)) stopStream();
+    else scheduleReread(2000);
+  }
+  draw();
+}
+
+// Several events in a burst (a round, then the declarations it cleared) need one re-read, not five.
+function scheduleReread(delay = 50) {
+  generation++;
+  clearTimeout(rereadTimer);
+  rereadTimer = setTimeout(reread, delay);
+}
+
+// ---- applying events --------------------------------------------------------------------------
+
+function applyRound(doc) {
+  // Before the first read, or a round the page already shows: the re-read that follows settles it.
+  if (!state.encounter || doc.round <= state.encounter.round) return;
+  const byId = new Map(doc.combatants.map((c) => [c.id, c]));
+  state.encounter = {
+    ...state.encounter,
+    round: doc.round,
+    combatants: state.encounter.combatants.map((c) => ({ ...c, ...(byId.get(c.id) || {}) })),
+  };
+  state.round = doc;
+  state.declarations = new Map(); // a round clears every staged declaration
+}
+
+function applyDeclaration(change) {
+  if (change.declared) {
+    const known = state.declarations.get(change.combatant);
+    state.declarations.set(change.combatant, known || { combatant: change.combatant, declared: true });
+  } else {
+    state.declarations.delete(change.combatant);
+  }
+}
+
+const HANDLERS = {
+  sync: () => {},
+  encounter: () => {},
+  undo: () => {},
+  round: applyRound,
+  declaration: applyDeclaration,
+};
+
+function onEvent(event) {
+  let data = {};
+  try {
+    data = JSON.parse(event.data || "{}");
+  } catch {
+    // a malformed event still means "something changed": the re-read below covers it
+  }
+  HANDLERS[event.type](data);
+  draw();
+  scheduleReread();
+}
+
+// ---- the stream -------------------------------------------------------------------------------
+
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 10000;
+let source = null;
+let retryMs = RETRY_MIN_MS;
+let retryTimer = null;
+let stopped = false;
+
+function setConnection(connection) {
+  if (state.connection !== connection) {
+    state.connection = connection;
+    draw();
+  }
+}
+
+// A ticket is single use, so EventSource's own reconnect (same URL) would only earn a 401: the
+// page closes a failed stream itself and opens a new one with a new ticket.
+async function openStream() {
+  clearTimeout(retryTimer);
+  if (stopped) return;
+  let ticket;
+  try {
+    ticket = (await api.ticket()).ticket;
+  } catch (error) {
+    if (isFatal(error)) {
+      state.notice = problemNotice(error);
+      stopStream();
+      draw();
+    } else {
+      retryLater();
+    }
+    return;
+  }
+  const stream = new EventSource(api.eventsUrl(ticket));
+  source = stream;
+  stream.onopen = () => {
+    retryMs = RETRY_MIN_MS;
+    setConnection("live");
+  };
+  for (const type of Object.keys(HANDLERS)) stream.addEventListener(type, onEvent);
+  stream.onerror = () => {
+    stream.close();
+    if (source !== stream) return;
+    source = null;
+    retryLater();
+  };
+}
+
+function retryLater() {
+  setConnection("reconnecting");
+  // Jitter spreads a whole table's phones after the service comes back.
+  const delay = retryMs / 2 + Math.random() * retryMs;
+  retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+  retryTimer = setTimeout(openStream, delay);
+}
+
+function stopStream() {
+  stopped = true;
+  clearTimeout(retryTimer);
+  if (source) source.close();
+  source = null;
+  setConnection("stopped");
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+document.getElementById("language").addEventListener("click", () => {
+  state.language = otherLanguage(state.language);
+  rememberLanguage(state.language);
+  t = translator(state.language);
+  draw();
+});
+
+window.addEventListener("online", () => {
+  if (!source && !stopped) openStream();
+});
+
+async function start() {
+  draw();
+  if (!token) {
+    state.notice = { key: "noToken" };
+    stopStream();
+    draw();
+    return;
+  }
+  try {
+    state.viewer = await api.viewer();
+  } catch (error) {
+    state.notice = problemNotice(error);
+    if (isFatal(error)) {
+      stopStream();
+      draw();
+      return;
+    }
+  }
+  // The stream's first event is a sync, which reads everything; read once now as well so the page
+  // shows the fight even while the stream is still connecting.
+  await reread();
+  openStream();
+}
+
+start();

@@ -45,6 +45,16 @@ def ensure_postgres_database(url: str) -> None:
         admin.dispose()
 
 
+def reset_schema(url: str) -> None:
+    """Every run migrates an empty schema from the first revision: a database left behind by another
+    branch's migrations (same name, other history) must not decide what this run tests."""
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
 def alembic_config(url: str) -> Config:
     config = Config(os.path.join(os.path.dirname(__file__), "..", "alembic.ini"))
     config.attributes["database_url"] = url
@@ -63,6 +73,7 @@ def database_url(request, tmp_path_factory) -> str:
     else:
         url = POSTGRES_URL
         ensure_postgres_database(url)
+        reset_schema(url)
     migrate(url)
     return url
 

@@ -11,7 +11,7 @@ from tests.conftest import POSTGRES_URL, alembic_config, ensure_postgres_databas
 def empty_database(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'migrations.db'}"
-    url = POSTGRES_URL.rsplit("/", 1)[0] + "/combat_test_migrations"
+    url = POSTGRES_URL + "_migrations"  # beside the test database, never shared with another checkout
     ensure_postgres_database(url)
     engine = create_engine(url)
     with engine.begin() as connection:

@@ -49,7 +49,8 @@ def _unused_id(effects: list[dict[str, Any]]) -> str:
 
 
 def find_effect(encounter: EncounterRecord, row: CombatantRow, effect_id: str) -> dict[str, Any]:
-    for effect in row["effects"]:
+    effects: list[dict[str, Any]] = row["effects"]
+    for effect in effects:
         if effect["id"] == effect_id:
             return effect
     raise NotFound(f"Combatant {row['id']} of encounter {encounter.id} has no effect {effect_id}.")

@@ -254,3 +254,10 @@ async def remove_combatant(
         find_combatant(encounter, combatant_id)
         await store.claim_version(session, encounter_id, encounter.version)
         await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))
+        # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
+        # later round would be refused for naming a combatant that is not there.
+        aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
+        if aiming:
+            await session.execute(
+                update_statement(COMBATANTS).where(COMBATANTS.c.id.in_(aiming)).values(long_action=None)
+            )

@@ -103,8 +103,30 @@ ROUND_EXAMPLE: JsonDict = {
 }
 
 
+# A long action (RULES.md section 13): Czarek starts a three-round ward on Ala; in the next two rounds a
+# declaration without an action (or {"type": "continue"}) goes on with it, and when it completes Ala carries
+# the effect "warded" (id "<round>:czarek") for five rounds more.
+LONG_ACTION_EXAMPLE: JsonDict = {
+    "declarations": [
+        {"combatant": "ala", "action": {"type": "attack", "target": "bolek"}},
+        {
+            "combatant": "czarek",
+            "action": {
+                "type": "custom",
+                "name": "ward",
+                "delay": 4,
+                "rounds": 3,
+                "target": "ala",
+                "effect": {"name": "warded", "defense": 4, "rounds": 5},
+            },
+        },
+    ],
+    "seed": 12345,
+}
+
+
 class RoundCreate(Input):
-    model_config = ConfigDict(json_schema_extra={"examples": [ROUND_EXAMPLE]})
+    model_config = ConfigDict(json_schema_extra={"examples": [ROUND_EXAMPLE, LONG_ACTION_EXAMPLE]})
 
     declarations: Annotated[list[DeclarationIn], Field(max_length=bounds.MAX_DECLARATIONS)] = []
     dice: Dice = {}

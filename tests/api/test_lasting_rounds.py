@@ -166,3 +166,15 @@ def test_combatants_added_with_effects_and_a_long_action(client):
         problem = assert_problem(client.post(f"{url}/combatants", json=fighter("Bad", **bad)), 422)
         assert pointer in [e["pointer"] for e in problem["errors"]], problem
     assert client.get(url).headers["ETag"] == version
+
+
+def test_removing_the_target_of_a_long_action_drops_it(client):
+    url, (ala, bolek, czarek) = _fight(client)
+    _round(client, url, [{"combatant": czarek, "action": {**WARD, "target": ala}}])
+    _round(client, url, [{"combatant": bolek, "action": {**WARD, "rounds": 2}}])  # Bolek's own ward: untouched
+    assert client.delete(f"{url}/combatants/{ala}").status_code == 204
+    state = _state(client, url)
+    assert state[czarek]["long_action"] is None
+    assert state[bolek]["long_action"]["target"] is None and state[bolek]["long_action"]["rounds_left"] == 1
+    third = _round(client, url)  # not refused for a target that is gone
+    assert [(a["actor"], a["result"]) for a in third["actions"]] == [(bolek, "done")]

@@ -12,7 +12,7 @@ def declaration_from_schema(d: DeclarationIn) -> rm.Declaration:
     if d.action is None:
         action = None  # continues a carried long action, else none (the resolver decides)
     elif isinstance(d.action, AttackAction):
-        action = rm.Attack(tuple(d.action.target_list))
+        action = rm.Attack(tuple(d.action.target_list), shorthand=d.action.targets is None)  # refusals name `target`
     elif isinstance(d.action, FirstAidAction):
         action = rm.FirstAid(d.action.target)
     elif isinstance(d.action, CustomAction):

@@ -22,10 +22,10 @@ from app.events.router import router as events_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
 from app.observability import install_observability
-from app.openapi import install_openapi, operation_id
-from app.problem_pages import router as problem_pages_router
 from app.odds.router import router as odds_router
 from app.odds.runner import OddsRunner
+from app.openapi import install_openapi, operation_id
+from app.problem_pages import router as problem_pages_router
 from app.problems import ServiceUnavailable, install_problem_handlers
 from app.ratelimit.limiter import RateLimiter
 from app.rounds.router import router as rounds_router

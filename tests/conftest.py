@@ -55,6 +55,14 @@ def reset_schema(url: str) -> None:
     engine.dispose()
 
 
+def empty_postgres_database(suffix: str) -> str:
+    """A PostgreSQL database beside the test database (never shared with another checkout's), emptied."""
+    url = f"{POSTGRES_URL}_{suffix}"
+    ensure_postgres_database(url)
+    reset_schema(url)
+    return url
+
+
 def alembic_config(url: str) -> Config:
     config = Config(os.path.join(os.path.dirname(__file__), "..", "alembic.ini"))
     config.attributes["database_url"] = url

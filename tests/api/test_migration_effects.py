@@ -10,7 +10,7 @@ import pytest
 from alembic import command
 from sqlalchemy import MetaData, create_engine, insert, inspect, text
 
-from tests.conftest import POSTGRES_URL, alembic_config, ensure_postgres_database
+from tests.conftest import alembic_config, empty_postgres_database
 
 BEFORE, THIS = "5c1f2e7a9b30", "3e1f7c0a9d11"
 
@@ -19,15 +19,7 @@ BEFORE, THIS = "5c1f2e7a9b30", "3e1f7c0a9d11"
 def database(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'effects-migration.db'}"
-    base, name = POSTGRES_URL.rsplit("/", 1)
-    url = f"{base}/{name}_effects_migration"  # this branch's own: never another run's database
-    ensure_postgres_database(url)
-    engine = create_engine(url)
-    with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    return url
+    return empty_postgres_database("effects_migration")
 
 
 def _combatant_columns(url):

@@ -2,23 +2,16 @@
 
 import pytest
 from alembic import command
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import create_engine, inspect
 
-from tests.conftest import POSTGRES_URL, alembic_config, ensure_postgres_database
+from tests.conftest import alembic_config, empty_postgres_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_database(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'migrations.db'}"
-    url = POSTGRES_URL + "_migrations"  # beside the test database, never shared with another checkout
-    ensure_postgres_database(url)
-    engine = create_engine(url)
-    with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    return url
+    return empty_postgres_database("migrations")
 
 
 def _tables(url):

@@ -95,12 +95,18 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
+def make_sqlite_folder(database_url: str) -> None:
+    """An SQLite file's folder (var/ by default) is made on first use: a fresh clone has none."""
+    url = make_url(database_url)
+    path = url.database or ""
+    if url.get_backend_name() == "sqlite" and path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
 def make_engine(settings: Settings) -> AsyncEngine:
     url = async_url(settings.database_url)
     if settings.is_sqlite:
-        path = make_url(url).database or ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        make_sqlite_folder(url)
         engine = create_async_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads)
         _configure_sqlite(engine, settings.sqlite_busy_timeout_ms)
         return engine

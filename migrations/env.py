@@ -8,7 +8,7 @@ from app import models  # noqa: F401  (registers every table on Base.metadata)
 from app.config import Settings
 from sqlalchemy import create_engine
 
-from app.db import Base, UTCDateTime, sync_url
+from app.db import Base, UTCDateTime, make_sqlite_folder, sync_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -39,6 +39,7 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
+    make_sqlite_folder(database_url())  # `make run` on a fresh clone migrates before anything made var/
     engine = create_engine(sync_url(database_url()))  # migrations run synchronously, outside the service
     with engine.connect() as connection:
         context.configure(

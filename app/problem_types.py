@@ -199,6 +199,21 @@ CATALOGUE: dict[str, ProblemType] = {
             "Retry shortly (another worker may take it), or poll GET with If-None-Match instead of streaming.",
         ),
         ProblemType(
+            "odds-budget-exceeded",
+            422,
+            "The odds asked for exceed the work budget",
+            "fights × max_rounds × combatants is above the configured budget (ODDS_BUDGET); nothing was played. "
+            "The problem carries the budget and the work asked for.",
+            "Ask for fewer fights or fewer rounds (errors[] points at /fights and /max_rounds).",
+        ),
+        ProblemType(
+            "odds-unavailable",
+            503,
+            "The odds workers are restarting; retry shortly",
+            "A process playing the fights stopped; the next request gets a fresh pool.",
+            "Retry after the seconds in Retry-After.",
+        ),
+        ProblemType(
             "database-unavailable",
             503,
             "The database is unavailable; retry shortly",

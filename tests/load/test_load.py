@@ -24,10 +24,12 @@ pytestmark = pytest.mark.slow
 CLIENTS, REQUESTS, ENCOUNTERS = 16, 50, 4
 LIMITS = {"RATE_LIMIT_PER_KEY_PER_MINUTE": "100000"}  # this test measures correctness, not the limiter
 # Distinct rounds acknowledged by a full run, of its 800 keys (the rest get 409s: 16 clients race on
-# 4 encounters). Three healthy runs per database on a 2-core machine under a load average of 9-13:
-# 523, 524, 560 on SQLite and 508, 510, 530 on PostgreSQL. Fewer than this means requests are failing
-# or being refused for some other reason (it was 80 before, a tenth of the requests).
-MIN_ACKNOWLEDGED = 450
+# 4 encounters). Before the async path and staged declarations (two more statements in a round's
+# transaction, so a wider race) healthy runs gave 508-560; on the merged code they give 252-388 on
+# SQLite and 437-446 on PostgreSQL, on a 2-core machine under load. The answers themselves are checked
+# too: anything but a round (201), a lost race (409) or a busy database asking for a retry (503) fails.
+MIN_ACKNOWLEDGED = 200
+EXPECTED_STATUSES = {201, 409, 503}
 KILL_AFTER = 150  # answers before the SIGKILL: well inside the run, so requests are in flight
 KEY_IN_USE = "idempotency-key-in-use"  # the problem type while another request holds the key's lease
 
@@ -168,6 +170,7 @@ def test_many_clients_two_workers(server_url):
         ledger = Ledger()
         _load(server.url, headers, encounters, ledger, threading.Event())
         assert not ledger.unanswered
+        assert set(ledger.statuses) <= EXPECTED_STATUSES, dict(ledger.statuses)
         assert len(ledger.created) >= MIN_ACKNOWLEDGED, dict(ledger.statuses)
         _check_history(server.url, headers, encounters, ledger)
 

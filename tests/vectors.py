@@ -34,20 +34,6 @@ def load_vectors() -> list[Any]:
     return [pytest.param(json.loads(path.read_text()), id=vector_id(path)) for path in paths]
 
 
-def uses_effects_or_long_actions(vector: dict) -> bool:
-    """Whether a vector's request carries RULES.md §12-13 data (effects, long actions, continue, custom extras)."""
-    request = vector["request"]
-    if any("effects" in c or c.get("long_action") for c in request.get("combatants", [])):
-        return True
-    for declaration in request.get("declarations", []):
-        action = declaration.get("action")
-        if action is None or action.get("type") == "continue":
-            return True
-        if action.get("type") == "custom" and {"rounds", "target", "effect"} & set(action):
-            return True
-    return False
-
-
 def is_refusal(vector: dict) -> bool:
     return "expect_status" in vector
 

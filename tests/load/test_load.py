@@ -1,8 +1,10 @@
 """Many clients, several workers, retries and a SIGKILL: no round lost, none doubled.
 
-16 clients x 50 round requests over 4 encounters against 2 uvicorn workers; half of the requests
-are sent again with their Idempotency-Key. Invariants checked on the stored history:
-round numbers contiguous, none duplicated, every 201 in the history, history count == distinct 201s.
+16 clients x 40 round requests over 4 encounters against 2 uvicorn workers; half of the requests
+are sent again with their Idempotency-Key. A client that loses a race (409 conflict) or finds the
+database busy (503) resends with the same key, as the contract asks, so every request ends in exactly
+one round. Invariants checked on the stored history: round numbers contiguous, none duplicated,
+every 201 in the history, history count == distinct 201s == requests sent.
 Every client runs in an executor future whose result is taken, so an assertion in a client fails the test.
 """
 
@@ -21,15 +23,12 @@ from tests.conftest import empty_tables
 from tests.load.server import Server
 
 pytestmark = pytest.mark.slow
-CLIENTS, REQUESTS, ENCOUNTERS = 16, 50, 4
+CLIENTS, REQUESTS, ENCOUNTERS = 16, 40, 4
 LIMITS = {"RATE_LIMIT_PER_KEY_PER_MINUTE": "100000"}  # this test measures correctness, not the limiter
-# Distinct rounds acknowledged by a full run, of its 800 keys (the rest get 409s: 16 clients race on
-# 4 encounters). Before the async path and staged declarations (two more statements in a round's
-# transaction, so a wider race) healthy runs gave 508-560; on the merged code they give 252-388 on
-# SQLite and 437-446 on PostgreSQL, on a 2-core machine under load. The answers themselves are checked
-# too: anything but a round (201), a lost race (409) or a busy database asking for a retry (503) fails.
-MIN_ACKNOWLEDGED = 200
+# Answers a client may see on the way: a round (201), a lost race to resend (409 conflict) or a busy
+# database asking for a retry (503). Anything else fails the test.
 EXPECTED_STATUSES = {201, 409, 503}
+RESEND_DEADLINE = 120  # seconds one request may keep losing races or finding the database busy
 KILL_AFTER = 150  # answers before the SIGKILL: well inside the run, so requests are in flight
 KEY_IN_USE = "idempotency-key-in-use"  # the problem type while another request holds the key's lease
 
@@ -79,18 +78,23 @@ class Ledger:
 
 
 def _post(http: httpx.Client, encounter: str, body: dict, key: str, ledger: Ledger) -> httpx.Response:
-    """POST a round; after a 503 (the service changed nothing) send it again when its Retry-After says,
-    as a client following the contract would. SQLite answers 503 when a write waits past its busy
-    timeout, which a machine loaded well beyond its cores does reach."""
-    deadline = time.monotonic() + 60
+    """POST a round the way a client following the contract does: after a 503 (the service changed
+    nothing) send it again when Retry-After says; after a 409 conflict (another round won the race for
+    this encounter) send it again with the same key. SQLite answers 503 when a write waits past its
+    busy timeout, which a machine loaded well beyond its cores does reach."""
+    deadline = time.monotonic() + RESEND_DEADLINE
     while True:
         response = http.post(f"/v1/encounters/{encounter}/rounds", json=body, headers={"Idempotency-Key": key})
-        if response.status_code != 503:
+        if response.status_code == 503:
+            pause = float(response.headers.get("Retry-After", "1"))  # what the service asked for
+        elif response.status_code == 409 and response.json()["type"].endswith("/conflict"):
+            pause = 0.01  # the winner has committed: the next try reads its round
+        else:
             return response
         with ledger.lock:
-            ledger.statuses[503] += 1
-        assert time.monotonic() < deadline, f"503 for 60 s: {response.text}"
-        time.sleep(float(response.headers.get("Retry-After", "1")))  # what the service asked for
+            ledger.statuses[response.status_code] += 1
+        assert time.monotonic() < deadline, f"{response.status_code} for {RESEND_DEADLINE} s: {response.text}"
+        time.sleep(pause)
 
 
 def _client_run(base, headers, encounters, ledger: Ledger, client_no: int, stop: threading.Event) -> None:
@@ -110,7 +114,7 @@ def _client_run(base, headers, encounters, ledger: Ledger, client_no: int, stop:
                     with ledger.lock:
                         ledger.unanswered.append((key, encounter, body))
                     return
-                assert response.status_code in (201, 409), response.text
+                assert response.status_code == 201, response.text
                 ledger.note(key, encounter, response)
 
 
@@ -171,7 +175,7 @@ def test_many_clients_two_workers(server_url):
         _load(server.url, headers, encounters, ledger, threading.Event())
         assert not ledger.unanswered
         assert set(ledger.statuses) <= EXPECTED_STATUSES, dict(ledger.statuses)
-        assert len(ledger.created) >= MIN_ACKNOWLEDGED, dict(ledger.statuses)
+        assert len(ledger.created) == CLIENTS * REQUESTS, dict(ledger.statuses)
         _check_history(server.url, headers, encounters, ledger)
 
 
@@ -199,6 +203,6 @@ def test_sigkill_under_load_loses_no_acknowledged_round(server_url):
         with httpx.Client(base_url=restarted.url, timeout=10, headers=headers) as http:
             for key, encounter, body in ledger.unanswered:
                 response = _retry_until_settled(http, key, encounter, body, ledger)
-                assert response.status_code in (201, 409), response.text
+                assert response.status_code == 201, response.text
                 ledger.note(key, encounter, response)
         _check_history(restarted.url, headers, encounters, ledger)

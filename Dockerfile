@@ -1,5 +1,16 @@
 # The combat service. Non-root. By itself it migrates, then serves; docker-compose.yml migrates once in
 # a separate container and runs the replicas with the serve-only command.
+# Stage 1: the round's hot path compiled with mypyc (scripts/compile-resolver), about twice as fast
+# for odds; the image runs the C extensions, the tests run them too (tests/resolver/test_compiled.py).
+FROM python:3.11-slim AS compiled
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+COPY pyproject.toml README.md ./
+COPY app ./app
+COPY scripts/compile-resolver ./scripts/
+RUN pip install --no-cache-dir . "mypy>=1.11" && bash scripts/compile-resolver /build \
+  && mkdir /out && cp --parents $(find app -name '*.so') /out/ && cp ./*__mypyc*.so /out/
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -7,6 +18,7 @@ WORKDIR /srv
 
 COPY pyproject.toml README.md ./
 COPY app ./app
+COPY --from=compiled /out/ ./
 RUN pip install . && useradd --system --uid 10001 --home-dir /srv combat && mkdir -p /srv/var && chown combat /srv/var
 
 COPY alembic.ini ./

@@ -3,6 +3,10 @@ while odds requests are being computed.
 
     .venv/bin/python bench/odds_bench.py [--fights 1000] [--repeat 3] [--processes 1 2] [--seconds 20]
     .venv/bin/python bench/odds_bench.py --cpu-only
+    .venv/bin/python bench/odds_bench.py --compiled [--fights 1000] [--repeat 3]
+
+--compiled compiles a copy of the code with scripts/compile-resolver (what the Docker image runs) and
+measures the CPU of the same fights interpreted and compiled, alternating, in fresh processes.
 
 1. CPU: the pure simulation in this process (no HTTP, no pool), time.process_time() around
    play_fights(); the median of --repeat runs, with the rounds played, µs per round and the share of
@@ -19,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -37,7 +43,7 @@ sys.path.insert(0, str(ROOT))  # run from anywhere without installing
 from app.odds import simulate  # noqa: E402
 from app.odds.simulate import FightSetup  # noqa: E402
 from app.odds.tally import play_fights  # noqa: E402
-from app.resolver import DEFAULT_RULESET, Combatant  # noqa: E402
+from app.resolver import COMPILED, DEFAULT_RULESET, Combatant  # noqa: E402
 
 HOST = "127.0.0.1"
 PORTS = range(9300, 9400)  # this engineer's share of the machine's ports
@@ -90,7 +96,8 @@ def cpu(fights: int, repeat: int) -> dict:
     rounds = sum(n * count for n, count in tally.rounds.items())
 
     # the same fights again, with resolve_round timed: how much of the time is the resolver's
-    inside = 0.0
+    # (compiled, simulate calls resolve_round directly: there is nothing to wrap)
+    inside, instrumented = 0.0, 0.0
     resolve = simulate.resolve_round
 
     def timed(*args, **kwargs):
@@ -101,20 +108,21 @@ def cpu(fights: int, repeat: int) -> dict:
         finally:
             inside += time.process_time() - begin
 
-    simulate.resolve_round = timed
-    try:
-        start = time.process_time()
-        play_fights(setup, seed=repeat - 1, first=0, count=fights, max_rounds=50)
-        instrumented = time.process_time() - start
-    finally:
-        simulate.resolve_round = resolve
+    if not COMPILED:
+        simulate.resolve_round = timed
+        try:
+            start = time.process_time()
+            play_fights(setup, seed=repeat - 1, first=0, count=fights, max_rounds=50)
+            instrumented = time.process_time() - start
+        finally:
+            simulate.resolve_round = resolve
     return {
         "fights": fights,
         "cpu_s_median": statistics.median(times),
         "cpu_s_all": times,
         "rounds": rounds,
         "us_per_round": statistics.median(times) / rounds * 1e6,
-        "resolver_share": inside / instrumented,
+        "resolver_share": inside / instrumented if instrumented else None,
         "wins": dict(tally.wins),
         "draws": tally.draws,
     }
@@ -238,9 +246,17 @@ def main() -> None:
     parser.add_argument("--odds-fights", type=int, default=200, help="fights per odds request in the burst")
     parser.add_argument("--cpu-only", action="store_true")
     parser.add_argument("--skip-cpu", action="store_true")
+    parser.add_argument("--compiled", action="store_true", help="interpreted against compiled, then stop")
+    parser.add_argument("--cpu-json", action="store_true", help=argparse.SUPPRESS)  # one run, for --compiled
     args = parser.parse_args()
 
+    if args.cpu_json:
+        print(json.dumps({"compiled": COMPILED, "reference_us": reference_round_us(), **cpu(args.fights, 1)}))
+        return
     print(f"yardstick d.get('a'): {yardstick_ns():.1f} ns; load average {os.getloadavg()[0]:.1f}")
+    if args.compiled:
+        compare_compiled(args.fights, args.repeat)
+        return
     if not args.skip_cpu:
         report_cpu(args.fights, args.repeat)
     if args.cpu_only:
@@ -252,16 +268,54 @@ def report_cpu(fights: int, repeat: int) -> None:
     reference = reference_round_us()
     figures = cpu(fights, repeat)
     reference = (reference + reference_round_us()) / 2  # before and after: the machine drifts
+    share = figures["resolver_share"]
     print(
-        f"CPU, {figures['fights']} fights 4 v 4: {figures['cpu_s_median']:.2f} s median "
+        f"CPU, {figures['fights']} fights 4 v 4{' (compiled)' if COMPILED else ''}: "
+        f"{figures['cpu_s_median']:.2f} s median "
         f"({', '.join(f'{t:.2f}' for t in figures['cpu_s_all'])}); {figures['rounds']} rounds, "
-        f"{figures['us_per_round']:.0f} µs per round, {figures['resolver_share']:.0%} inside resolve_round; "
+        f"{figures['us_per_round']:.0f} µs per round, "
+        f"{'n/a' if share is None else f'{share:.0%}'} inside resolve_round; "
         f"wins {figures['wins']}, draws {figures['draws']}"
     )
     print(
         f"reference round (resolver_bench, 10 combatants): {reference:.0f} µs CPU now, 86 µs in bench/README.md: "
         f"the 1,000 fights would take {figures['cpu_s_median'] * 86 / reference * 1000 / figures['fights']:.2f} s there"
     )
+
+
+def compare_compiled(fights: int, repeat: int) -> None:
+    """The same fights interpreted (this tree) and compiled (a compiled copy), alternating runs in fresh
+    processes so that the machine's drift falls on both alike. The reference round is always measured
+    interpreted (in the interpreted runs), as the README's 86 µs was."""
+    with tempfile.TemporaryDirectory() as copy:
+        ignore = shutil.ignore_patterns("__pycache__", "*.so", "results")
+        for folder in ("app", "bench"):
+            shutil.copytree(ROOT / folder, Path(copy) / folder, ignore=ignore)
+        shutil.copy(ROOT / "pyproject.toml", copy)
+        subprocess.run(["bash", str(ROOT / "scripts/compile-resolver"), copy],
+                       env={**os.environ, "PYTHON": sys.executable}, check=True)
+        runs: dict[bool, list[dict]] = {False: [], True: []}
+        for _ in range(repeat):
+            for root in (ROOT, Path(copy)):
+                out = subprocess.run([sys.executable, str(root / "bench/odds_bench.py"), "--cpu-json",
+                                      "--fights", str(fights)], cwd=root, capture_output=True, text=True, check=True)
+                figures = json.loads(out.stdout)
+                runs[figures["compiled"]].append(figures)
+    assert runs[True] and runs[False], "the copy did not compile, or this tree is compiled"
+    reference = statistics.median(r["reference_us"] for r in runs[False])
+    for compiled, label in ((False, "interpreted"), (True, "compiled")):
+        times = [r["cpu_s_median"] for r in runs[compiled]]
+        median = statistics.median(times)
+        print(
+            f"{label:>11}: {median:.2f} s median CPU for {fights} fights 4 v 4 "
+            f"({', '.join(f'{t:.2f}' for t in times)}); {runs[compiled][0]['rounds']} rounds, "
+            f"{median / runs[compiled][0]['rounds'] * 1e6:.0f} µs per round; on the resolver section's machine "
+            f"(interpreted reference round {reference:.0f} µs now, 86 µs there): "
+            f"{median * 86 / reference * 1000 / fights:.2f} s"
+        )
+    speedup = statistics.median(r["cpu_s_median"] for r in runs[False]) / statistics.median(
+        r["cpu_s_median"] for r in runs[True])
+    print(f"compiled / interpreted: {speedup:.2f}x faster")
 
 
 def run_servers(args: argparse.Namespace) -> None:

@@ -3,6 +3,7 @@
 result = resolve_round(RoundInput(...), build_ruleset(overrides), MixedDice(dice, seed))
 """
 
+from . import round as _round_module
 from .dice import DiceSource, FixedDice, MixedDice, SeededDice, new_seed
 from .errors import InvalidNotation, InvalidRound, InvalidRuleset, Issue, MissingDie, ResolverError, UnknownKey
 from .model import (
@@ -28,7 +29,11 @@ from .notation import DamageDice, parse_damage
 from .round import resolve_round
 from .ruleset import DEFAULT_RULES, DEFAULT_RULESET, Ruleset, build_ruleset
 
+# True where scripts/compile-resolver compiled the round's hot path (the Docker image does).
+COMPILED = not _round_module.__file__.endswith(".py")
+
 __all__ = [
+    "COMPILED",
     "ActionOutcome",
     "Attack",
     "BloodLoss",

@@ -21,7 +21,6 @@ from .model import (
     FirstAid,
     LongAction,
     Result,
-    action_outcome,
 )
 from .ruleset import Ruleset, WeaponProfile, WoundClass
 from .wounds import LiveCombatant
@@ -96,7 +95,7 @@ def _outcome(
     effective: int | None = None,
     wound: str | None = None,
 ) -> ActionOutcome:
-    return action_outcome(
+    return ActionOutcome(
         tick,
         action.actor,
         action.seq,

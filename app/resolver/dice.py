@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from hashlib import blake2b
-from typing import Protocol
+from typing import Protocol, cast
 
 from .errors import Issue, MissingDie
 
@@ -25,8 +25,8 @@ DieValue = int | tuple[int, ...]
 class DiceSource(Protocol):
     seed: int | None
 
-    def given(self) -> Mapping[str, DieValue]:
-        """Dice supplied by the caller (validated by the resolver before it resolves)."""
+    def given(self) -> Mapping[str, object]:
+        """Dice supplied by the caller, as sent: validate_round refuses any that is not a DieValue."""
         ...
 
     def roll(self, key: str, sides: int) -> int: ...
@@ -47,7 +47,7 @@ class SeededDice:
         # Keying BLAKE2b hashes the key as a block of its own: do it once, then copy the state per die.
         self._keyed = blake2b(digest_size=8, key=seed.to_bytes(16, "big", signed=True))
 
-    def given(self) -> Mapping[str, DieValue]:
+    def given(self) -> Mapping[str, object]:
         return {}
 
     def _die(self, key: bytes, sides: int) -> int:
@@ -66,19 +66,23 @@ class SeededDice:
 
 
 class FixedDice:
-    """Dice a client rolled itself (a table with physical dice, a VTT). Nothing else."""
+    """Dice a client rolled itself (a table with physical dice, a VTT). Nothing else.
+
+    Values are kept as sent (typed `object`, not DieValue): validate_round must see a float or a
+    boolean to refuse it, and the compiled resolver (scripts/compile-resolver) would raise a bare
+    TypeError on one the moment it was stored under a narrower type."""
 
     seed = None
 
-    def __init__(self, dice: Mapping[str, DieValue]):
+    def __init__(self, dice: Mapping[str, object]):
         self._dice = {key: tuple(value) if isinstance(value, (list, tuple)) else value for key, value in dice.items()}
 
-    def given(self) -> Mapping[str, DieValue]:
+    def given(self) -> Mapping[str, object]:
         return self._dice
 
     def _fixed(self, key: str) -> DieValue:
         try:
-            return self._dice[key]
+            return cast(DieValue, self._dice[key])  # validated before any die is rolled
         except KeyError:
             raise MissingDie([Issue(f"/dice/{key}", "this die is needed but was not supplied")]) from None
 
@@ -94,13 +98,13 @@ class FixedDice:
 class MixedDice:
     """Fixed where given, seeded everywhere else: what the API uses."""
 
-    def __init__(self, dice: Mapping[str, DieValue], seed: int):
+    def __init__(self, dice: Mapping[str, object], seed: int):
         self.seed = seed
         self._fixed = FixedDice(dice)
         self._given = self._fixed.given()
         self._seeded = SeededDice(seed)
 
-    def given(self) -> Mapping[str, DieValue]:
+    def given(self) -> Mapping[str, object]:
         return self._fixed.given()
 
     def roll(self, key: str, sides: int) -> int:

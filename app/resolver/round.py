@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from .attack import TickEffects, resolve_action
 from .dice import DiceSource, DieValue
 from .initiative import schedule_round
-from .model import ActionOutcome, RoundInput, RoundResult, combatant_state
+from .model import ActionOutcome, CombatantState, RoundInput, RoundResult
 from .ruleset import Ruleset, WeaponProfile
 from .validate import validate_round
 from .wounds import LiveCombatant, settle_turn
@@ -62,7 +62,7 @@ def resolve_round(
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            combatant_state(
+            CombatantState(
                 c.combatant.id,
                 c.status,
                 c.blood,

@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
     events = EventHub(settings, database)  # one listening connection per worker
     # its processes start with the first odds request
-    odds_runner = OddsRunner(settings.odds_processes, settings.odds_max_pending)
+    odds_runner = OddsRunner(settings.odds_processes, max_pending=settings.odds_max_pending)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

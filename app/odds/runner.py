@@ -58,7 +58,7 @@ class OddsRunner:
     allowed). max_pending: the fights that may be in the pool at once, playing or waiting; a request
     is always taken when nothing is pending, whatever its size."""
 
-    def __init__(self, processes: int | None = None, max_pending: int = 10_000):
+    def __init__(self, processes: int | None, *, max_pending: int):
         self.processes = default_processes() if processes is None else processes
         self.max_pending = max_pending
         self._pool: Executor | None = None

@@ -19,7 +19,7 @@ def test_processes_and_a_thread_give_what_the_pure_code_gives():
     fights = CHUNK_FIGHTS * 2 + 17  # several chunks, the last one short
     expected = play_chunk(job, 0, fights)
     for processes in (1, 0):
-        runner = OddsRunner(processes)
+        runner = OddsRunner(processes, max_pending=fights)
         try:
             assert asyncio.run(runner.play(job, fights)) == expected
         finally:

@@ -66,6 +66,16 @@ class Settings(BaseSettings):
     odds_budget: int = Field(
         default=2_000_000, description="Largest fights × max_rounds × combatants an odds request may ask for."
     )
+    # Counted in fights, not requests: requests differ in size 10,000-fold, so a count of them bounds
+    # neither the wait nor the work queued; fights bound both, up to a fight's cost (which the budget
+    # bounds). Per worker process: it bounds this process's queue, which is what keeps its event loop
+    # and connections free; every worker and replica has its own.
+    odds_max_pending: int = Field(
+        default=10_000,
+        ge=1,
+        description="Fights one service worker may have in play or waiting; a request past it gets a 503 "
+        "odds-queue-full at once. A worker with none pending takes any request, whatever its size.",
+    )
 
     @field_validator("metrics_token", mode="before")
     @classmethod

@@ -45,7 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
     events = EventHub(settings, database)  # one listening connection per worker
-    odds_runner = OddsRunner(settings.odds_processes)  # its processes start with the first odds request
+    # its processes start with the first odds request
+    odds_runner = OddsRunner(settings.odds_processes, max_pending=settings.odds_max_pending)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -87,9 +87,10 @@ def problem_statuses(path: str, method: str) -> set[int]:
     return statuses
 
 
-def _problem_response(status: int) -> dict[str, Any]:
+def _problem_response(status: int, description: str | None = None) -> dict[str, Any]:
+    """description: the route's own (it names the problem types it adds), else the generic one."""
     return {
-        "description": DESCRIPTIONS[status],
+        "description": description or DESCRIPTIONS[status],
         "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
     }
 
@@ -240,7 +241,8 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
                 responses["304"].setdefault("content", NOT_MODIFIED_CONTENT)
             statuses = problem_statuses(path, method) | (extra_statuses(path, method) if extra_statuses else set())
             for status in statuses:
-                responses[str(status)] = _problem_response(status)
+                declared = responses.get(str(status), {}).get("description")
+                responses[str(status)] = _problem_response(status, declared)
             if path in CREDENTIALS_OPTIONAL:
                 operation["security"] = [{}, {"HTTPBearer": []}]
             _declare_headers(path, method, operation)

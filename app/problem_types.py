@@ -214,6 +214,14 @@ CATALOGUE: dict[str, ProblemType] = {
             "Retry after the seconds in Retry-After.",
         ),
         ProblemType(
+            "odds-queue-full",
+            503,
+            "This worker has as many odds waiting as it takes",
+            "The worker that took the request already has as many fights in play or waiting as it is configured "
+            "for (ODDS_MAX_PENDING, per worker); nothing was played. The problem carries pending and max_pending.",
+            "Retry after the seconds in Retry-After (another worker may take it), or ask for fewer fights.",
+        ),
+        ProblemType(
             "database-unavailable",
             503,
             "The database is unavailable; retry shortly",

@@ -16,7 +16,10 @@ router = APIRouter(tags=["odds"])
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
     422: {"description": "Out of bounds, an invalid state, or more work than the budget (`odds-budget-exceeded`)."},
-    503: {"description": "The odds workers are restarting (`odds-unavailable`); retry."},
+    503: {
+        "description": "This worker's odds queue is full (`odds-queue-full`), the odds workers are restarting "
+        "(`odds-unavailable`), or a store it reads is unavailable; retry after Retry-After seconds."
+    },
 }
 
 

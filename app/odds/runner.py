@@ -4,26 +4,47 @@ Processes, not threads: the simulation is pure Python, so a thread would hold th
 event loop (every other endpoint of this worker) would wait on it. The pool's size bounds how many
 cores odds may take at once; requests beyond it queue. A request's fights are split into chunks so
 that concurrent requests interleave and one large request may use every process of the pool.
+
+The queue is bounded in fights (ODDS_MAX_PENDING): a request that would take this worker past it is
+refused at once with a 503, before any chunk is handed to the pool. The bound is this process's own:
+it protects this worker's event loop and the connections it holds; every worker and replica has its
+own. Fights are counted out when their chunk ends in the pool, not when the request stops waiting for
+it: a chunk already running when its client goes away still takes its process until it ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import threading
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from app.problems import ServiceError
 
 from .tally import OddsJob, Tally, play_chunk
 
 CHUNK_FIGHTS = 100
+# A rough pace, only to suggest a Retry-After: fights of four against four one process plays per
+# second (bench/README.md, "Odds": about 2.4 s of CPU per 1,000 on a quiet machine).
+FIGHTS_PER_SECOND = 400
+MAX_RETRY_AFTER = 60
 
 
 class OddsUnavailable(ServiceError):
     status, type, title = 503, "odds-unavailable", "The odds workers are restarting; retry shortly"
     headers = {"Retry-After": "1"}
+
+
+class OddsQueueFull(ServiceError):
+    status, type, title = 503, "odds-queue-full", "This worker has as many odds waiting as it takes"
+
+    def __init__(self, detail: str, *, retry_after: int, **extra: Any):
+        super().__init__(detail, **extra)
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 def default_processes() -> int:
@@ -34,11 +55,44 @@ def default_processes() -> int:
 class OddsRunner:
     """processes None: default_processes(); 0: one thread of this process instead (it holds the GIL
     while it plays, so every other request here waits: for comparison, or where processes are not
-    allowed)."""
+    allowed). max_pending: the fights that may be in the pool at once, playing or waiting; a request
+    is always taken when nothing is pending, whatever its size."""
 
-    def __init__(self, processes: int | None = None):
+    def __init__(self, processes: int | None, *, max_pending: int):
         self.processes = default_processes() if processes is None else processes
+        self.max_pending = max_pending
         self._pool: Executor | None = None
+        # Taken on the event loop, given back by the pool's threads as chunks end.
+        self._pending = 0
+        self._pending_lock = threading.Lock()
+
+    @property
+    def pending(self) -> int:
+        """Fights handed to the pool (or about to be) and not yet ended."""
+        return self._pending
+
+    def _reserve(self, fights: int) -> None:
+        with self._pending_lock:
+            pending = self._pending
+            if pending and pending + fights > self.max_pending:
+                raise OddsQueueFull(
+                    f"This worker has {pending:,} fights in play or waiting and takes at most {self.max_pending:,}; "
+                    f"{fights:,} more would pass that. Nothing was played: retry after Retry-After seconds, "
+                    "or ask for fewer fights.",
+                    pending=pending,
+                    max_pending=self.max_pending,
+                    retry_after=self.retry_after(pending),
+                )
+            self._pending = pending + fights
+
+    def _release(self, fights: int) -> None:
+        with self._pending_lock:
+            self._pending -= fights
+
+    def retry_after(self, pending: int) -> int:
+        """Seconds the pending fights may take to drain, at the rough pace, from 1 to MAX_RETRY_AFTER."""
+        seconds = math.ceil(pending / (FIGHTS_PER_SECOND * max(1, self.processes)))
+        return min(MAX_RETRY_AFTER, max(1, seconds))
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -51,19 +105,32 @@ class OddsRunner:
                 self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
         return self._pool
 
+    def _submit(self, pool: Executor, job: OddsJob, first: int, count: int) -> Future[Tally]:
+        # play_chunk looked up here, at call time: tests hold a thread runner's chunks by patching it
+        future = pool.submit(play_chunk, job, first, count)
+        # Added before asyncio's own callback: the fights are given back before the request can answer.
+        future.add_done_callback(lambda _: self._release(count))
+        return future
+
     async def play(self, job: OddsJob, fights: int) -> Tally:
-        loop = asyncio.get_running_loop()
+        """Refused with OddsQueueFull, before anything reaches the pool, when this worker is full."""
         pool = self._executor()
-        chunks = [(first, min(CHUNK_FIGHTS, fights - first)) for first in range(0, fights, CHUNK_FIGHTS)]
+        self._reserve(fights)
+        unsubmitted = fights  # reserved but not handed to the pool: given back here, not by a chunk
         try:
-            tallies = await asyncio.gather(
-                *(loop.run_in_executor(pool, play_chunk, job, first, count) for first, count in chunks)
-            )
+            chunks = [(first, min(CHUNK_FIGHTS, fights - first)) for first in range(0, fights, CHUNK_FIGHTS)]
+            futures = []
+            for first, count in chunks:
+                futures.append(asyncio.wrap_future(self._submit(pool, job, first, count)))
+                unsubmitted -= count
+            tallies = await asyncio.gather(*futures)
         except BrokenProcessPool as error:
             # a worker died (killed, out of memory): the next request gets a fresh pool
             self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
             raise OddsUnavailable("An odds worker stopped; nothing was lost, send the request again.") from error
+        finally:
+            self._release(unsubmitted)
         total = Tally()
         for tally in tallies:
             total.merge(tally)

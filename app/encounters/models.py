@@ -1,4 +1,4 @@
-"""Encounters and their combatants."""
+"""Encounters, their combatants and the declarations staged for them."""
 
 from __future__ import annotations
 
@@ -60,6 +60,24 @@ class Combatant(Base):
     encounter: Mapped[Encounter] = relationship(back_populates="combatants")
 
 
+class StagedDeclaration(Base):
+    """A combatant's declaration for the next round, staged ahead of it (app/declarations; a round's use of
+    them is app/rounds/staged.py). Here, beside the combatants, because removing one must withdraw it."""
+
+    __tablename__ = "staged_declarations"
+
+    # One per combatant: a second PUT replaces the first. Removing the combatant (or the encounter) removes it.
+    combatant_id: Mapped[str] = mapped_column(ForeignKey("combatants.id", ondelete="CASCADE"), primary_key=True)
+    encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
+    declaration: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # the body's stance/action/technical_actions
+    dice: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # only this combatant's keys
+    # New on every PUT: a round deletes exactly the revisions it read, so a declaration staged or
+    # withdrawn while the round was being resolved is noticed instead of silently lost.
+    revision: Mapped[str] = mapped_column(String(32))
+    staged_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 # The tables themselves, for Core statements (declarative types __table__ as a FromClause; it is a Table).
 ENCOUNTERS = cast(Table, Encounter.__table__)
 COMBATANTS = cast(Table, Combatant.__table__)
+STAGED = cast(Table, StagedDeclaration.__table__)

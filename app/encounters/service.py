@@ -19,7 +19,7 @@ from app.changefeed import Change, announce
 from app.db import utcnow
 from app.encounters import store, views
 from app.encounters.mapping import combatant_from_schema, row_values, snapshot
-from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.encounters.schemas import (
     CombatantCreate,
     CombatantFields,
@@ -259,7 +259,13 @@ async def remove_combatant(
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         find_combatant(encounter, combatant_id)
         version = await store.claim_version(session, encounter_id, encounter.version)
-        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # its staged one too
+        # Its staged declaration goes with it (the foreign key would cascade), and every screen is told, as
+        # when it is withdrawn: deleted here, so the transaction knows whether there was one to announce.
+        withdrawn = await session.execute(
+            delete(STAGED).where(STAGED.c.combatant_id == combatant_id).returning(STAGED.c.combatant_id)
+        )
+        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))
         # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
         # later round would be refused for naming a combatant that is not there.
         aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
@@ -267,4 +273,4 @@ async def remove_combatant(
             await session.execute(
                 update_statement(COMBATANTS).where(COMBATANTS.c.id.in_(aiming)).values(long_action=None)
             )
-        await announce(session, Change.of_encounter(encounter_id, version))
+        await announce(session, Change.of_encounter(encounter_id, version), *cleared)

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.changefeed import Change, announce
 from app.db import Database, utcnow
 from app.encounters import mapping as combatants_mapping
-from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.encounters.store import ENCOUNTER_WITH_COMBATANTS, claim_version, encounter_from_rows, load_owned
 from app.etags import check_if_match, etag
 from app.idempotency.service import Claim, record
@@ -24,7 +24,7 @@ from app.responses import Reply
 from app.rounds import mapping
 from app.rounds.models import ROUNDS
 from app.rounds.schemas import ResolveRequest, RoundCreate
-from app.rounds.staged import STAGED, clear_staged, take_staged
+from app.rounds.staged import clear_staged, take_staged
 from app.transactions import retry_stale_snapshot, write_transaction
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import ForeignKey, Integer, String, Table, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Integer, String, Table, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, JSONDocument, UTCDateTime, utcnow
@@ -34,7 +34,10 @@ class Encounter(Base):
 
 class Combatant(Base):
     __tablename__ = "combatants"
-    __table_args__ = (UniqueConstraint("encounter_id", "position"),)
+    __table_args__ = (
+        UniqueConstraint("encounter_id", "position"),
+        CheckConstraint("(armor IS NULL) <> (armor_name IS NULL)", name="armor_points_or_name"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
@@ -48,7 +51,10 @@ class Combatant(Base):
     attacks_per_round: Mapped[int] = mapped_column(Integer, default=1)
     weapon_ready: Mapped[bool] = mapped_column(default=True)
     damage_bonus: Mapped[int] = mapped_column(Integer, default=0)
-    armor: Mapped[int] = mapped_column(Integer, default=0)
+    # Armor as the client gave it (RULES.md section 2): points, or the name of a row of the ruleset's armor
+    # table, looked up when a round is resolved. One of the two; app/encounters/store.py folds them into `armor`.
+    armor: Mapped[int | None] = mapped_column(Integer)
+    armor_name: Mapped[str | None] = mapped_column(String(100))
     toughness: Mapped[int] = mapped_column(Integer, default=0)
     vitality: Mapped[int] = mapped_column(Integer, default=10)
     blood: Mapped[int] = mapped_column(Integer)

@@ -16,6 +16,7 @@ from app.encounters.store import (
     ENCOUNTER_WITH_COMBATANTS,
     EncounterRecord,
     claim_version,
+    combatant_columns,
     encounter_from_rows,
     load_owned,
 )
@@ -157,12 +158,13 @@ async def get_round(
 RESTORE_ROW = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
-    .values({name: bindparam(name) for name in combatants_mapping.ROW_FIELDS if name != "id"})
+    .values({name: bindparam(name) for name in COMBATANTS.c.keys() if name not in ("id", "encounter_id")})
 )
 
 
-def _without_id(row: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in row.items() if name != "id"}
+def _restored_columns(row: dict[str, Any]) -> dict[str, Any]:
+    """RESTORE_ROW's parameters: the row's columns but its id, which names the row to update."""
+    return {name: value for name, value in combatant_columns(row).items() if name != "id"} | {"row_id": row["id"]}
 
 
 async def _restore_combatants(session: AsyncSession, encounter: EncounterRecord, saved: list[dict[str, Any]]) -> None:
@@ -175,8 +177,10 @@ async def _restore_combatants(session: AsyncSession, encounter: EncounterRecord,
         await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id.in_(added_since)))
     kept = [row for row in rows if row["id"] in now_there]
     if kept:
-        await session.execute(RESTORE_ROW, [{"row_id": row["id"], **_without_id(row)} for row in kept])
-    removed_since = [{**row, "encounter_id": encounter.id} for row in rows if row["id"] not in now_there]
+        await session.execute(RESTORE_ROW, [_restored_columns(row) for row in kept])
+    removed_since = [
+        {**combatant_columns(row), "encounter_id": encounter.id} for row in rows if row["id"] not in now_there
+    ]
     if removed_since:
         await session.execute(insert(COMBATANTS), removed_since)
 

@@ -95,6 +95,13 @@ def pointer(location: tuple[Any, ...]) -> str:
     return "/" + "/".join(parts) if parts else ""
 
 
+_LOST = object()  # document_path: the location left the document sent
+
+
+def _has_no_keys(node: Any) -> bool:
+    return node is not _LOST and not isinstance(node, dict)
+
+
 def document_path(location: tuple[Any, ...], document: Any, missing: bool) -> tuple[Any, ...]:
     """pydantic's location with what is not a field of the document left out: the tag of a union member
     ('attack' in declarations/0/action/attack/target) and validator names. Walks the document sent, so a
@@ -110,10 +117,10 @@ def document_path(location: tuple[Any, ...], document: Any, missing: bool) -> tu
                 continue  # not a key of this object: a tag or a validator's name
         elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
             node = node[step]
-        elif isinstance(step, str) and step.startswith("function-"):
-            continue
+        elif isinstance(step, str) and (step.startswith("function-") or _has_no_keys(node)):
+            continue  # a list, number, string, boolean or null has no fields: the tag of a union member it failed
         else:
-            node = None
+            node = _LOST
         path.append(step)
     return tuple(path)
 

@@ -24,10 +24,10 @@ from app.access.service import Principal
 from app.changefeed import Change, announce
 from app.db import Database, utcnow
 from app.declarations.schemas import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
-from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.encounters.store import ENCOUNTER_WITH_COMBATANTS, EncounterRecord, encounter_from_rows
 from app.problems import NotFound, ServiceError
-from app.rounds.staged import STAGED, declaration, issues
+from app.rounds.staged import declaration, issues
 from app.transactions import StaleSnapshot, is_sqlite_busy, retry_stale_snapshot, write_transaction
 
 

@@ -6,6 +6,7 @@ flows through (tests/api/test_fields.py fails when a schema, the table and the r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
@@ -27,6 +28,8 @@ from app.resolver.codec import (
 RESOLVER_FIELDS = tuple(f.name for f in fields(rm.Combatant))
 # every column of a combatant row but its encounter's: what a round's snapshot keeps and undo restores
 ROW_FIELDS = ("position", "name", "side", *sorted(STATE_FIELDS))
+# Columns added after rounds were stored: an older snapshot lacks them, and had what their migration gave.
+SNAPSHOT_DEFAULTS: Mapping[str, Any] = {"side": None, "effects": [], "long_action": None}
 # What resolving a round may change: the resolver's CombatantState but the id and the derived penalty.
 ROUND_CHANGES = tuple(f.name for f in fields(rm.CombatantState) if f.name not in ("id", "penalty"))
 
@@ -99,3 +102,8 @@ def state_values(state: rm.CombatantState) -> dict[str, Any]:
 def snapshot(row: CombatantRow) -> dict[str, Any]:
     """Every column of a combatant row: what undo restores."""
     return {name: row[name] for name in ROW_FIELDS}
+
+
+def restored(saved: Mapping[str, Any]) -> dict[str, Any]:
+    """A snapshot's row again, with every ROW_FIELDS column (an older snapshot lacks the later ones)."""
+    return {name: saved[name] if name in saved else SNAPSHOT_DEFAULTS[name] for name in ROW_FIELDS}

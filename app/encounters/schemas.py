@@ -40,6 +40,13 @@ class WoundIn(Input):
     bleed: Annotated[JSONInt, within(bounds.WOUND_BLEED)] | None = None
 
 
+Armor = Annotated[
+    Annotated[JSONInt, within(bounds.ARMOR)] | Name,
+    Field(
+        description="Armor points, or the name of a row of the ruleset's armor table (GET /v1/rules), e.g. "
+        '"leather": it counts for that row\'s points when a round is resolved, and reads back as given.'
+    ),
+]
 Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
 Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
 
@@ -147,7 +154,7 @@ class CombatantFields(Input):
     attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] = 1
     weapon_ready: Bool = True
     damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] = 0
-    armor: Annotated[JSONInt, within(bounds.ARMOR)] = 0
+    armor: Armor = 0
     toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] = 0
     vitality: Annotated[JSONInt, within(bounds.VITALITY)] = 10
     blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = Field(
@@ -187,7 +194,7 @@ class CombatantUpdate(Input):
     attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] | None = None
     weapon_ready: Bool | None = None
     damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] | None = None
-    armor: Annotated[JSONInt, within(bounds.ARMOR)] | None = None
+    armor: Armor | None = None
     toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] | None = None
     vitality: Annotated[JSONInt, within(bounds.VITALITY)] | None = None
     blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
@@ -211,7 +218,7 @@ class CombatantRead(BaseModel):
     attacks_per_round: int
     weapon_ready: bool
     damage_bonus: int
-    armor: int
+    armor: int | str = Field(description="Points, or the armor table's name, as given.")
     toughness: int
     vitality: int
     blood: int

@@ -19,7 +19,7 @@ from app.changefeed import Change, announce
 from app.db import utcnow
 from app.encounters import store, views
 from app.encounters.mapping import combatant_from_schema, row_values, snapshot
-from app.encounters.models import COMBATANTS, ENCOUNTERS
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.encounters.schemas import (
     CombatantCreate,
     CombatantFields,
@@ -35,7 +35,7 @@ from app.problems import NotFound, Unprocessable
 from app.resolver import InvalidRound, Ruleset, bounds, build_ruleset
 from app.resolver.codec import weapon_from_json
 from app.resolver.errors import Issues
-from app.resolver.validate import weapon_profile
+from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
 from app.responses import Reply
 from app.transactions import retry_stale_snapshot, write_transaction
@@ -80,6 +80,7 @@ def _checked_combatant_values(
     combatant = combatant_from_schema("new", fields)
     weapon_profile(combatant.weapon, ruleset, f"{pointer}/weapon")
     issues = Issues()
+    check_armor(issues, combatant.armor, ruleset, f"{pointer}/armor")
     _check_lasting(issues, fields, pointer, targets)
     for i, wound in enumerate(combatant.wounds):
         if (wound.penalty is None or wound.bleed is None) and ruleset.wound_class(wound.cls) is None:
@@ -131,7 +132,7 @@ async def create(
         columns = {name: getattr(encounter, name) for name in store.ENCOUNTER_COLUMNS}
         await session.execute(insert(ENCOUNTERS).values(**columns))
         if combatants:
-            await session.execute(insert(COMBATANTS), list(combatants))
+            await session.execute(insert(COMBATANTS), [store.combatant_columns(c) for c in combatants])
         reply = Reply.json(
             201, views.encounter_read(encounter), location=f"/v1/encounters/{encounter_id}", etag=etag(1)
         )
@@ -170,8 +171,13 @@ async def update(
             for i, row in enumerate(encounter.combatants):
                 try:
                     weapon_profile(weapon_from_json(row["weapon"]), ruleset, f"/combatants/{i}/weapon")
+                    armor = Issues()
+                    check_armor(armor, row["armor"], ruleset, f"/combatants/{i}/armor")
+                    armor.raise_if_any()
                 except InvalidRound as error:
-                    raise Unprocessable(f"The new rules lack the weapon of combatant {row['id']}: {error}") from None
+                    raise Unprocessable(
+                        f"The new rules lack the weapon or armor of combatant {row['id']}: {error}"
+                    ) from None
             changes["rules"] = data.rules
         changes["updated_at"] = utcnow()
         version = await store.claim_version(session, encounter_id, encounter.version, **changes)
@@ -207,7 +213,7 @@ async def add_combatant(
         position = encounter.next_position
         version = await store.claim_version(session, encounter_id, encounter.version, next_position=position + 1)
         row = {"id": new_id(), "encounter_id": encounter_id, "position": position, **values}
-        await session.execute(insert(COMBATANTS).values(**row))
+        await session.execute(insert(COMBATANTS).values(**store.combatant_columns(row)))
         reply = Reply.json(
             201,
             views.combatant_read(row),
@@ -246,7 +252,11 @@ async def update_combatant(
         cancelled = "long_action" in changed or values["status"] != "active"
         values["long_action"] = None if cancelled else row["long_action"]
         version = await store.claim_version(session, encounter_id, encounter.version)
-        await session.execute(update_statement(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(**values))
+        await session.execute(
+            update_statement(COMBATANTS)
+            .where(COMBATANTS.c.id == combatant_id)
+            .values(**store.combatant_columns(values))
+        )
         await announce(session, Change.of_encounter(encounter_id, version))
     return {**row, **values}, version
 
@@ -259,7 +269,13 @@ async def remove_combatant(
         encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
         find_combatant(encounter, combatant_id)
         version = await store.claim_version(session, encounter_id, encounter.version)
-        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # its staged one too
+        # Its staged declaration goes with it (the foreign key would cascade), and every screen is told, as
+        # when it is withdrawn: deleted here, so the transaction knows whether there was one to announce.
+        withdrawn = await session.execute(
+            delete(STAGED).where(STAGED.c.combatant_id == combatant_id).returning(STAGED.c.combatant_id)
+        )
+        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))
         # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
         # later round would be refused for naming a combatant that is not there.
         aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
@@ -267,4 +283,4 @@ async def remove_combatant(
             await session.execute(
                 update_statement(COMBATANTS).where(COMBATANTS.c.id.in_(aiming)).values(long_action=None)
             )
-        await announce(session, Change.of_encounter(encounter_id, version))
+        await announce(session, Change.of_encounter(encounter_id, version), *cleared)

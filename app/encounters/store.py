@@ -54,13 +54,31 @@ ENCOUNTER_WITH_COMBATANTS = (
 COMBATANT_COLUMNS = tuple(COMBATANTS.c.keys())
 
 
+def combatant_from_columns(columns: Mapping[str, Any]) -> dict[str, Any]:
+    """A combatant row as the services see it: `armor` as the client gave it, points or a name (a column
+    has one type, so the table keeps a name in armor_name)."""
+    row = {name: value for name, value in columns.items() if name != "armor_name"}
+    if columns["armor_name"] is not None:
+        row["armor"] = columns["armor_name"]
+    return row
+
+
+def combatant_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The other way: column values for a combatant row (or the part of one being changed)."""
+    columns = dict(row)
+    if "armor" in row:
+        named = isinstance(row["armor"], str)
+        columns["armor"], columns["armor_name"] = (None, row["armor"]) if named else (row["armor"], None)
+    return columns
+
+
 def encounter_from_rows(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
     """The record read by ENCOUNTER_WITH_COMBATANTS; 404 when there were no rows."""
     if not rows:
         raise NotFound(f"There is no encounter {encounter_id}.")
     first = rows[0]._mapping
     combatants = tuple(
-        {name: row._mapping[COMBATANTS.c[name]] for name in COMBATANT_COLUMNS}
+        combatant_from_columns({name: row._mapping[COMBATANTS.c[name]] for name in COMBATANT_COLUMNS})
         for row in rows
         if row._mapping[COMBATANTS.c.id] is not None
     )

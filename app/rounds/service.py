@@ -11,8 +11,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.changefeed import Change, announce
 from app.db import Database, utcnow
 from app.encounters import mapping as combatants_mapping
-from app.encounters.models import COMBATANTS, ENCOUNTERS
-from app.encounters.store import ENCOUNTER_WITH_COMBATANTS, claim_version, encounter_from_rows, load_owned
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
+from app.encounters.store import (
+    ENCOUNTER_WITH_COMBATANTS,
+    EncounterRecord,
+    claim_version,
+    combatant_columns,
+    encounter_from_rows,
+    load_owned,
+)
 from app.etags import check_if_match, etag
 from app.idempotency.service import Claim, record
 from app.problems import NotFound, NotLatestRound
@@ -24,7 +31,7 @@ from app.responses import Reply
 from app.rounds import mapping
 from app.rounds.models import ROUNDS
 from app.rounds.schemas import ResolveRequest, RoundCreate
-from app.rounds.staged import STAGED, clear_staged, take_staged
+from app.rounds.staged import clear_staged, take_staged
 from app.transactions import retry_stale_snapshot, write_transaction
 
 
@@ -148,6 +155,36 @@ async def get_round(
     raise NotFound(f"Encounter {encounter_id} has no round {number}.")
 
 
+RESTORE_ROW = (
+    update(COMBATANTS)
+    .where(COMBATANTS.c.id == bindparam("row_id"))
+    .values({name: bindparam(name) for name in COMBATANTS.c.keys() if name not in ("id", "encounter_id")})
+)
+
+
+def _restored_columns(row: dict[str, Any]) -> dict[str, Any]:
+    """RESTORE_ROW's parameters: the row's columns but its id, which names the row to update."""
+    return {name: value for name, value in combatant_columns(row).items() if name != "id"} | {"row_id": row["id"]}
+
+
+async def _restore_combatants(session: AsyncSession, encounter: EncounterRecord, saved: list[dict[str, Any]]) -> None:
+    """The combatants as the snapshot has them, each in its own row: the rows of those there throughout are
+    updated in place (same ids, same positions), those added since are deleted, those removed since come back."""
+    now_there = {row["id"] for row in encounter.combatants}
+    rows = [combatants_mapping.restored(c) for c in saved]
+    added_since = now_there - {row["id"] for row in rows}
+    if added_since:
+        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.id.in_(added_since)))
+    kept = [row for row in rows if row["id"] in now_there]
+    if kept:
+        await session.execute(RESTORE_ROW, [_restored_columns(row) for row in kept])
+    removed_since = [
+        {**combatant_columns(row), "encounter_id": encounter.id} for row in rows if row["id"] not in now_there
+    ]
+    if removed_since:
+        await session.execute(insert(COMBATANTS), removed_since)
+
+
 @retry_stale_snapshot
 async def undo_round(
     *, session: AsyncSession, campaign_id: str, encounter_id: str, number: int, if_match: str | None
@@ -172,10 +209,7 @@ async def undo_round(
             delete(STAGED).where(STAGED.c.encounter_id == encounter_id).returning(STAGED.c.combatant_id)
         )
         cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
-        await session.execute(delete(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id))
-        if before["combatants"]:
-            restored = [{**c, "encounter_id": encounter_id} for c in before["combatants"]]
-            await session.execute(insert(COMBATANTS), restored)
+        await _restore_combatants(session, encounter, before["combatants"])
         await session.execute(delete(ROUNDS).where(this_round))
         await announce(session, Change.of_undo(encounter_id, number, version), *cleared)
     return version

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ForeignKey, String, Table, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Mapped, mapped_column
 
 from app.changefeed import Change
-from app.db import Base, JSONDocument, UTCDateTime
 from app.encounters import mapping as combatants_mapping
-from app.encounters.models import COMBATANTS
+from app.encounters.models import COMBATANTS, STAGED
 from app.encounters.store import EncounterRecord
 from app.problems import ServiceError, pointer
 from app.resolver import ResolverError, RoundInput, build_ruleset
@@ -28,21 +25,6 @@ from app.transactions import StaleSnapshot
 ROUND_PREFIX = "/declarations/0"  # where the resolver's issues about the one declaration checked point
 
 
-class StagedDeclaration(Base):
-    __tablename__ = "staged_declarations"
-
-    # One per combatant: a second PUT replaces the first. Removing the combatant (or the encounter) removes it.
-    combatant_id: Mapped[str] = mapped_column(ForeignKey("combatants.id", ondelete="CASCADE"), primary_key=True)
-    encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
-    declaration: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # the body's stance/action/technical_actions
-    dice: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # only this combatant's keys
-    # New on every PUT: a round deletes exactly the revisions it read, so a declaration staged or
-    # withdrawn while the round was being resolved is noticed instead of silently lost.
-    revision: Mapped[str] = mapped_column(String(32))
-    staged_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-STAGED = cast(Table, StagedDeclaration.__table__)  # for Core statements (declarative types it as a FromClause)
 STAGED_IN_ORDER = (
     select(STAGED).join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id).order_by(COMBATANTS.c.position)
 )

@@ -104,3 +104,21 @@ def test_effects_put_on_and_taken_off_are_encounter_events(served, world):  # no
         assert removed.status_code == 204
         off = events.next()
         assert (off.event, off.id) == ("encounter", removed.headers["etag"].strip('"'))
+
+
+def test_removing_a_combatant_withdraws_its_staged_declaration_on_every_screen(served, world):  # noqa: F811
+    api, url, (a, _) = world["api"], world["url"], world["combatants"]
+    secrets = world["secrets"]
+    with stream(served, f"{url}/events", secrets["viewer"]) as events:
+        assert events.next().event == "sync"
+        assert _stage(world, a, secrets["player"]) == 201
+        assert events.next().event == "declaration"
+        removed = api.delete(f"{url}/combatants/{a}")
+        assert removed.status_code == 204
+        version = api.get(url).json()["version"]
+        change = events.next()
+        assert (change.event, change.id, change.json()) == ("encounter", str(version), {"version": version})
+        # then, before anything that happens later, the withdrawal itself, at the removal's version
+        assert api.patch(url, json={"name": "Later"}).status_code == 200
+        _declared(events.next(), a, False, version)
+    assert api.get(f"{url}/declarations").json() == {"round": 1, "declarations": []}

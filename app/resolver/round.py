@@ -67,9 +67,9 @@ def resolve_round(
                 c.status,
                 c.blood,
                 c.weapon_ready,
-                tuple(c.wounds),
+                c.wounds,
                 c.penalty,
-                tuple(c.effects),
+                c.effects,
                 c.long_action,
             )
             for c in live.values()

@@ -62,16 +62,11 @@ def resolve_round(
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            combatant_state(
-                c.combatant.id,
-                c.status,
-                c.blood,
-                c.weapon_ready,
-                c.wounds,
-                c.penalty,
-                c.effects,
-                c.long_action,
-            )
-            for c in live.values()
+            [
+                combatant_state(
+                    c.combatant.id, c.status, c.blood, c.weapon_ready, c.wounds, c.penalty, c.effects, c.long_action
+                )
+                for c in live.values()
+            ]
         ),
     )

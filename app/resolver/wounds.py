@@ -106,7 +106,7 @@ class LiveCombatant:
         self.effect_initiative += effect.initiative
 
     def take_wound(self, row: WoundClass) -> None:
-        self.wounds += (Wound(row.name, row.penalty, row.bleed),)
+        self.wounds += (row.wound,)
         self.penalty += row.penalty
         self.status = worse(self.status, row.forces)
 

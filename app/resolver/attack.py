@@ -58,13 +58,9 @@ class TickEffects:
             for target, effect in self.given:
                 target.add_effect(effect)
             self.given.clear()
-        wounded: list[tuple[LiveCombatant, bool]] = []  # each target, and whether the wound breaks a long action
-        if self.wounds:
-            broken_at = self.broken_at
-            for target, row, effective in self.wounds:
-                target.take_wound(row)
-                wounded.append((target, broken_at is not None and effective >= broken_at))
-            self.wounds.clear()
+        wounds = self.wounds
+        for target, row, _ in wounds:
+            target.take_wound(row)
         if self.started or self.progressed or self.completed:
             for actor, long_action in self.started:
                 actor.long_action = long_action
@@ -76,10 +72,15 @@ class TickEffects:
             self.started.clear()
             self.progressed.clear()
             self.completed.clear()
-        # Only a wound can take a combatant out of action within a tick, so the wounded are the ones to check.
-        for target, breaks in wounded:
-            if target.long_action is not None and (breaks or target.status != "active"):
-                target.long_action = None
+        if wounds:
+            # Only a wound can take a combatant out of action within a tick, so the wounded are the ones to check.
+            broken_at = self.broken_at
+            for target, _, effective in wounds:
+                if target.long_action is not None and (
+                    (broken_at is not None and effective >= broken_at) or target.status != "active"
+                ):
+                    target.long_action = None
+            wounds.clear()
 
 
 def _outcome(

@@ -50,19 +50,19 @@ class SeededDice:
     def given(self) -> Mapping[str, object]:
         return {}
 
-    def _die(self, key: bytes, sides: int) -> int:
-        state = self._keyed.copy()
-        state.update(key)
-        return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
-
     def roll(self, key: str, sides: int) -> int:
-        state = self._keyed.copy()  # _die inlined: most dice of a round are single dice
+        state = self._keyed.copy()
         state.update(key.encode() + b"\x00")
         return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
 
     def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
         prefix = key.encode()
-        return tuple(self._die(prefix + bytes((index,)), sides) for index in range(count))
+        values = []
+        for index in range(count):  # a plain loop: most damage is a single die, where a generator costs more
+            state = self._keyed.copy()
+            state.update(prefix + bytes((index,)))
+            values.append((int.from_bytes(state.digest(), "big") * sides >> 64) + 1)
+        return tuple(values)
 
 
 class FixedDice:

@@ -51,41 +51,52 @@ def continues(long_action: LongAction | None, declaration: Declaration | None) -
 def schedule_declaration(
     declaration: Declaration, live: LiveCombatant, weapon: WeaponProfile, ruleset: Ruleset, roll: RollDie
 ) -> list[Scheduled]:
-    """The scores of one combatant's actions, attack k >= 2 following attack k-1."""
-    actor = live.combatant
+    """The scores of one combatant's actions."""
     action = declaration.action
-    if isinstance(action, Attack):
-        delay, count = weapon.delay, actor.attacks_per_round
-    elif isinstance(action, FirstAid):
-        delay, count = ruleset.first_aid_delay, 1
-    elif isinstance(action, Custom):
-        delay, count = action.delay, 1
+    if type(action) is Attack:
+        return schedule_attacks(action, declaration.technical_actions, live, weapon, ruleset, roll)
+    target: str | None
+    if type(action) is FirstAid:
+        delay, target, name = ruleset.first_aid_delay, action.target, None
+    elif type(action) is Custom:
+        delay, target, name = action.delay, action.target, action.name
     else:
         return []
     technical = declaration.technical_actions
-    if isinstance(action, Attack) and not actor.weapon_ready:
+    score = first_score(live, ruleset, technical, delay, roll)
+    return [Scheduled(score, live.combatant.initiative, live.combatant.id, 1, action, technical, target, name)]
+
+
+def schedule_attacks(
+    attack: Attack, technical: int, live: LiveCombatant, weapon: WeaponProfile, ruleset: Ruleset, roll: RollDie
+) -> list[Scheduled]:
+    """Every attack of the round, attack k >= 2 following attack k-1; attacks past the list's end go to its last id."""
+    actor = live.combatant
+    if not actor.weapon_ready:
         technical += 1  # drawing the weapon is a technical action by itself
-    delay_die = ruleset.delay_die
-    score = (
+    delay = weapon.delay
+    score = first_score(live, ruleset, technical, delay, roll)
+    targets = attack.targets
+    scheduled = [Scheduled(score, actor.initiative, actor.id, 1, attack, technical, targets[0])]
+    if actor.attacks_per_round > 1:
+        last = len(targets) - 1
+        for k in range(2, actor.attacks_per_round + 1):
+            score -= delay + roll(f"{actor.id}.initiative.{k}", ruleset.delay_die)
+            scheduled.append(Scheduled(score, actor.initiative, actor.id, k, attack, 0, targets[min(k - 1, last)]))
+    return scheduled
+
+
+def first_score(live: LiveCombatant, ruleset: Ruleset, technical: int, delay: int, roll: RollDie) -> int:
+    """The score of a combatant's first action: section 5's sum, with one delay-die roll."""
+    actor = live.combatant
+    return (
         actor.initiative
         - live.penalty
         + live.effect_initiative
         - ruleset.technical_action_penalty * technical
         - delay
-        - roll(f"{actor.id}.initiative.1", delay_die)
+        - roll(f"{actor.id}.initiative.1", ruleset.delay_die)
     )
-    if isinstance(action, Attack):
-        targets = action.targets
-        last = len(targets) - 1
-        scheduled = [Scheduled(score, actor.initiative, actor.id, 1, action, technical, targets[0])]
-        for k in range(2, count + 1):
-            score -= delay + roll(f"{actor.id}.initiative.{k}", delay_die)
-            # attacks past the list's end go to its last id
-            scheduled.append(Scheduled(score, actor.initiative, actor.id, k, action, 0, targets[min(k - 1, last)]))
-        return scheduled
-    if isinstance(action, Custom):
-        return [Scheduled(score, actor.initiative, actor.id, 1, action, technical, action.target, action.name)]
-    return [Scheduled(score, actor.initiative, actor.id, 1, action, technical, action.target)]
 
 
 def schedule_continue(live: LiveCombatant, ruleset: Ruleset, roll: RollDie) -> Scheduled:
@@ -93,13 +104,7 @@ def schedule_continue(live: LiveCombatant, ruleset: Ruleset, roll: RollDie) -> S
     actor = live.combatant
     long_action = live.long_action
     assert long_action is not None  # only combatants that continue are scheduled here
-    score = (
-        actor.initiative
-        - live.penalty
-        + live.effect_initiative
-        - long_action.delay
-        - roll(f"{actor.id}.initiative.1", ruleset.delay_die)
-    )
+    score = first_score(live, ruleset, 0, long_action.delay, roll)
     return Scheduled(score, actor.initiative, actor.id, 1, CONTINUE, 0, long_action.target, long_action.name)
 
 
@@ -112,13 +117,12 @@ def order_into_ticks(actions: list[Scheduled]) -> list[list[Scheduled]]:
     listed by combatant id, then seq."""
     actions = sorted(actions, key=_resolution_order)
     ticks: list[list[Scheduled]] = []
-    previous: tuple[int, int] | None = None
+    tick: list[Scheduled] = []
     for action in actions:
-        moment = (action.score, action.initiative)
-        if moment != previous:
-            ticks.append([])
-            previous = moment
-        ticks[-1].append(action)
+        if not tick or action.score != tick[0].score or action.initiative != tick[0].initiative:
+            tick = []
+            ticks.append(tick)
+        tick.append(action)
     return ticks
 
 

@@ -52,7 +52,8 @@ def resolve_round(
     ends_turn = number % ruleset.turn_length == 0
     bleeding = settle_turn(list(live.values())) if ends_turn else ()
     for c in live.values():
-        c.drop_expired_effects(number)  # after the turn end's settling: they counted in it
+        if c.effects:
+            c.drop_expired_effects(number)  # after the turn end's settling: they counted in it
     return RoundResult(
         round=number,
         turn=(number - 1) // ruleset.turn_length + 1,
@@ -62,16 +63,11 @@ def resolve_round(
         actions=tuple(outcomes),
         bleeding=bleeding,
         combatants=tuple(
-            CombatantState(
-                c.combatant.id,
-                c.status,
-                c.blood,
-                c.weapon_ready,
-                tuple(c.wounds),
-                c.penalty,
-                tuple(c.effects),
-                c.long_action,
-            )
-            for c in live.values()
+            [
+                CombatantState(
+                    c.combatant.id, c.status, c.blood, c.weapon_ready, c.wounds, c.penalty, c.effects, c.long_action
+                )
+                for c in live.values()
+            ]
         ),
     )

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import InvalidNotation, InvalidRuleset, Issues
+from .model import Wound
 from .notation import DamageDice, parse_damage
 
 STATUSES = ("active", "unconscious", "dead")  # severity order: a status never goes back
@@ -84,6 +85,7 @@ class WoundClass:
     penalty: int
     bleed: int
     forces: str | None
+    wound: Wound  # the wound this class inflicts, built once: it is immutable, and wounds are frequent
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +222,8 @@ def _build_wound_classes(issues: Issues, value: Any) -> tuple[WoundClass, ...]:
             issues.add(f"{here}/forces", "must be null, 'unconscious' or 'dead'")
             ok = False
         if ok:
-            rows.append(WoundClass(row["class"], row["min"], row["penalty"], row["bleed"], row["forces"]))
+            name, penalty, bleed = row["class"], row["penalty"], row["bleed"]
+            rows.append(WoundClass(name, row["min"], penalty, bleed, row["forces"], Wound(name, penalty, bleed)))
     if any(later.min <= earlier.min for earlier, later in zip(rows, rows[1:])):
         issues.add(field, "rows must be ordered by strictly increasing min")
     if len({row.name for row in rows}) != len(rows):

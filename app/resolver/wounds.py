@@ -30,6 +30,18 @@ def fill_wound(wound: Wound, ruleset: Ruleset) -> Wound:
     )
 
 
+def filled_wounds(wounds: tuple[Wound, ...], ruleset: Ruleset) -> tuple[tuple[Wound, ...], int]:
+    """The wounds with penalty and bleed filled in, and the sum of their penalties. Wounds a round
+    reported are filled already, so in a fight played forward this only adds the penalties up."""
+    penalty = 0
+    for wound in wounds:
+        if wound.penalty is None or wound.bleed is None:
+            filled = tuple(fill_wound(w, ruleset) for w in wounds)
+            return filled, sum(w.penalty or 0 for w in filled)
+        penalty += wound.penalty
+    return wounds, penalty
+
+
 def armor_points(armor: int | str, ruleset: Ruleset) -> int:
     """A combatant's armor as a number: a key of the ruleset's armor table counts as its value."""
     return ruleset.armor[armor] if isinstance(armor, str) else armor
@@ -44,9 +56,11 @@ class LiveCombatant:
     blood: int
     weapon_ready: bool
     armor: int
-    wounds: list[Wound]
+    # Tuples, replaced when they change: a combatant untouched by the round hands back the very
+    # tuples it came with, uncopied, and the caller compares them at the cost of an identity check.
+    wounds: tuple[Wound, ...]  # penalty and bleed filled in
     penalty: int
-    effects: list[Effect]  # the active ones it kept, then those given this round
+    effects: tuple[Effect, ...]  # the active ones it kept, then those given this round
     effect_attack: int  # the sums over `effects`, kept in step with it
     effect_defense: int
     effect_initiative: int  # only the round's first scores read it: they are fixed when rolled
@@ -57,8 +71,7 @@ class LiveCombatant:
     def start(cls, combatant: Combatant, ruleset: Ruleset, round: int) -> LiveCombatant:
         blood = combatant.vitality if combatant.blood is None else combatant.blood
         armor = armor_points(combatant.armor, ruleset)
-        wounds = [fill_wound(wound, ruleset) for wound in combatant.wounds] if combatant.wounds else []
-        penalty = sum(w.penalty or 0 for w in wounds) if wounds else 0
+        wounds, penalty = filled_wounds(combatant.wounds, ruleset)
         live = cls(
             combatant,
             combatant.status,
@@ -67,7 +80,7 @@ class LiveCombatant:
             armor,
             wounds,
             penalty,
-            [],
+            (),
             0,
             0,
             0,
@@ -75,38 +88,41 @@ class LiveCombatant:
         )
         if combatant.effects:
             if combatant.status == "dead":
-                live.effects = list(combatant.effects)  # a dead combatant never changes again, nor counts
+                live.effects = combatant.effects  # a dead combatant never changes again, nor counts
             else:
-                # one already over is ignored, and dropped
-                active = [e for e in combatant.effects if e.until_round is None or e.until_round >= round]
-                live.effects = active
-                live.effect_attack = sum(e.attack for e in active)
-                live.effect_defense = sum(e.defense for e in active)
-                live.effect_initiative = sum(e.initiative for e in active)
+                effects = combatant.effects
+                if any(e.until_round is not None and e.until_round < round for e in effects):
+                    effects = tuple(e for e in effects if e.until_round is None or e.until_round >= round)
+                live.effects = effects  # one already over is ignored, and dropped
+                live.effect_attack = sum(e.attack for e in effects)
+                live.effect_defense = sum(e.defense for e in effects)
+                live.effect_initiative = sum(e.initiative for e in effects)
         return live
 
     def add_effect(self, effect: Effect) -> None:
-        self.effects.append(effect)
+        self.effects += (effect,)
         self.effect_attack += effect.attack
         self.effect_defense += effect.defense
         self.effect_initiative += effect.initiative
 
     def take_wound(self, row: WoundClass) -> None:
-        self.wounds.append(Wound(row.name, row.penalty, row.bleed))
+        self.wounds += (row.wound,)
         self.penalty += row.penalty
         self.status = worse(self.status, row.forces)
 
     def stop_bleeding(self, wounds_before: int) -> None:
         """First aid: the wounds that stood when the tick began stop bleeding."""
-        for index in range(wounds_before):
-            wound = self.wounds[index]
-            if wound.bleed:
-                self.wounds[index] = Wound(wound.cls, wound.penalty, 0)
+        wounds = self.wounds
+        stopped = tuple(Wound(w.cls, w.penalty, 0) if w.bleed else w for w in wounds[:wounds_before])
+        self.wounds = stopped + wounds[wounds_before:]
 
     def drop_expired_effects(self, round: int) -> None:
         """The very end of a round: effects whose last round this was are removed (a dead one keeps its own)."""
-        if self.effects and self.status != "dead":
-            self.effects = [e for e in self.effects if e.until_round is None or e.until_round > round]
+        effects = self.effects
+        if not effects or self.status == "dead":
+            return
+        if any(e.until_round is not None and e.until_round <= round for e in effects):
+            self.effects = tuple(e for e in effects if e.until_round is None or e.until_round > round)
 
 
 def settle_turn(live: list[LiveCombatant]) -> tuple[BloodLoss, ...]:

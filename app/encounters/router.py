@@ -23,6 +23,7 @@ from app.encounters.schemas import (
 )
 from app.encounters.views import combatant_read, encounter_read
 from app.etags import etag, not_modified, still_current
+from app.responses import model_response
 from app.schemas import Page
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
@@ -53,15 +54,13 @@ async def read_encounter(
     encounter_id: str,
     database: DatabaseDep,
     principal: ReaderDep,
-    response: Response,
     if_none_match: IfNoneMatch = None,
-) -> EncounterRead | Response:
+) -> Response:
     """The encounter with its combatants. Polling? Send If-None-Match: a 304 while nothing changed."""
     encounter = await store.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     if still_current(if_none_match, encounter.version):
         return not_modified(encounter.version)
-    response.headers["ETag"] = etag(encounter.version)
-    return encounter_read(encounter)
+    return model_response(encounter_read(encounter), ETag=etag(encounter.version))
 
 
 @router.patch("/{encounter_id}", response_model=EncounterRead)

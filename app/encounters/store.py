@@ -52,6 +52,8 @@ ENCOUNTER_WITH_COMBATANTS = (
     .order_by(COMBATANTS.c.position)
 )
 COMBATANT_COLUMNS = tuple(COMBATANTS.c.keys())
+_COMBATANTS_AT = len(ENCOUNTERS.c)  # where a row's combatant columns start
+_COMBATANT_ID_AT = _COMBATANTS_AT + COMBATANT_COLUMNS.index("id")  # None: an encounter without combatants
 
 
 def combatant_from_columns(columns: Mapping[str, Any]) -> dict[str, Any]:
@@ -73,16 +75,18 @@ def combatant_columns(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def encounter_from_rows(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
-    """The record read by ENCOUNTER_WITH_COMBATANTS; 404 when there were no rows."""
+    """The record read by ENCOUNTER_WITH_COMBATANTS; 404 when there were no rows. By position: the
+    statement selects the encounter's columns, then the combatant's (a read's hot loop: a name lookup
+    per column and row cost a tenth of a GET)."""
     if not rows:
         raise NotFound(f"There is no encounter {encounter_id}.")
-    first = rows[0]._mapping
+    encounter = dict(zip(ENCOUNTERS.c.keys(), rows[0][:_COMBATANTS_AT]))
     combatants = tuple(
-        combatant_from_columns({name: row._mapping[COMBATANTS.c[name]] for name in COMBATANT_COLUMNS})
+        combatant_from_columns(dict(zip(COMBATANT_COLUMNS, row[_COMBATANTS_AT:])))
         for row in rows
-        if row._mapping[COMBATANTS.c.id] is not None
+        if row[_COMBATANT_ID_AT] is not None
     )
-    return EncounterRecord(**{name: first[f"encounter__{name}"] for name in ENCOUNTER_COLUMNS}, combatants=combatants)
+    return EncounterRecord(**{name: encounter[name] for name in ENCOUNTER_COLUMNS}, combatants=combatants)
 
 
 async def read(database: Database, *, campaign_id: str, encounter_id: str) -> EncounterRecord:

@@ -9,7 +9,7 @@ from typing import TextIO
 from asgi_correlation_id import CorrelationIdFilter
 from prometheus_fastapi_instrumentator.metrics import Info
 from pythonjsonlogger.core import RESERVED_ATTRS
-from pythonjsonlogger.json import JsonFormatter
+from pythonjsonlogger.orjson import OrjsonFormatter
 
 ACCESS_LOGGER = "app.access"
 # uvicorn's access log stays off (`--no-access-log`): `app.access` replaces it, with the route template.
@@ -36,7 +36,7 @@ def json_handler() -> logging.Handler:
     handler.set_name(_HANDLER_NAME)
     handler.addFilter(CorrelationIdFilter(default_value=None))
     handler.setFormatter(
-        JsonFormatter(
+        OrjsonFormatter(
             ["levelname", "name", "message", "correlation_id"],
             rename_fields={"levelname": "level", "name": "logger", "correlation_id": "request_id"},
             timestamp="time",  # ISO 8601, UTC
@@ -74,7 +74,7 @@ def log_access(info: Info) -> None:
         extra={
             "method": info.method,
             "route": info.modified_handler,
-            "path": info.request.url.path,
+            "path": info.request.scope["path"],  # as sent, without the query (building a URL costs more)
             "status": int(info.modified_status) if info.modified_status.isdigit() else info.modified_status,
             "duration_ms": round(info.modified_duration * 1000, 2),
         },

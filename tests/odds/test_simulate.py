@@ -158,6 +158,10 @@ def test_the_next_round_starts_from_what_the_resolver_reported():
     from app.odds.simulate import play_rounds
 
     changed = ("status", "blood", "weapon_ready", "wounds", "effects", "long_action")  # RULES.md: what a round changes
+    kept = ("id", "initiative", "attack", "defense", "weapon", "attacks_per_round", "damage_bonus", "armor",
+            "toughness", "vitality")
+    # simulate._with_state spells every field out: a new one must be added there too
+    assert {f.name for f in fields(Combatant)} == set(changed + kept)
     setup = setup_of((duelist("a", armor="leather"), "a"), (duelist("b", effects=(Effect("cursed", attack=-1),)), "b"))
     for played in play_rounds(setup, fight_seed(9, 0), 30):
         for before, state, after in zip(played.state.combatants, played.result.combatants, played.after):

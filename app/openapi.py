@@ -32,7 +32,12 @@ PROBLEM_SCHEMA = {
                 "type": "object",
                 "required": ["in", "pointer", "detail"],
                 "properties": {
-                    "in": {"type": "string", "enum": ["body", "query", "path", "header", "cookie"]},
+                    "in": {
+                        "type": "string",
+                        "enum": ["body", "query", "path", "header", "cookie", "staged", "encounter"],
+                        "description": "Where the field is: the request, a staged declaration the round would "
+                        "use (`staged`, with `combatant`), or the stored encounter (`encounter`).",
+                    },
                     "pointer": {"type": "string", "description": "JSON pointer to the field (RFC 6901)."},
                     "detail": {"type": "string"},
                     "line": {"type": "integer", "description": "For a JSON syntax error: the line (from 1)."},

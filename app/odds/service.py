@@ -75,9 +75,32 @@ async def play(
     return summarize(setup, tally, seed)
 
 
+def sides_of(ids: Sequence[str], named: Sequence[str | None], where: str) -> list[str]:
+    """Each combatant's side: its own, or (none given) one of its own named by its id. A side-less
+    combatant whose id is also a named side would silently join that side: refused instead, naming
+    it (`where` is "body" for /v1/odds, where the pointer is into the request, or "encounter")."""
+    taken = {side for side in named if side is not None}
+    clashes = [i for i, (cid, side) in enumerate(zip(ids, named)) if side is None and cid in taken]
+    if clashes:
+        errors = [
+            {
+                "in": where,
+                "pointer": f"/combatants/{i}/side",
+                "detail": f"{ids[i]!r} has no side, and {ids[i]!r} "
+                "is another combatant's side: give it a side (its own, or that one)",
+            }
+            for i in clashes
+        ]
+        raise Unprocessable(
+            "A combatant without a side fights on its own, under its id; here that id names a side as well.",
+            errors=errors,
+        )
+    return [side if side is not None else cid for cid, side in zip(ids, named)]
+
+
 async def stateless_odds(runner: OddsRunner, *, body: OddsRequest, budget: int) -> dict[str, Any]:
     combatants = [combatant_from_schema(c.id, c) for c in body.combatants]
-    sides = [c.side or c.id for c in body.combatants]
+    sides = sides_of([c.id for c in body.combatants], [c.side for c in body.combatants], "body")
     return await play(
         runner, combatants=combatants, sides=sides, rules=body.rules, first_round=body.round, params=body, budget=budget
     )
@@ -94,7 +117,8 @@ async def encounter_odds(
 ) -> dict[str, Any]:
     encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
     combatants = [combatant_from_row(row) for row in encounter.combatants]
-    sides = [row["side"] or row["id"] for row in encounter.combatants]
+    rows = encounter.combatants
+    sides = sides_of([row["id"] for row in rows], [row["side"] for row in rows], "encounter")
     return await play(
         runner,
         combatants=combatants,

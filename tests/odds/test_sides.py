@@ -61,3 +61,22 @@ def test_undo_keeps_the_sides_of_the_state_it_restores(client):
     client.patch(f"{url}/combatants/{bolek}", json={"side": "party"})  # an edit after the round: undone with it
     assert client.delete(f"{url}/rounds/1").status_code == 204
     assert [(c["id"], c["side"]) for c in client.get(url).json()["combatants"]] == [(ala, "party"), (bolek, "bandits")]
+
+
+def test_a_sideless_combatant_named_like_a_side_is_refused_not_merged(client):
+    """Without a side a combatant fights alone under its id; if that id is also a side's name it would
+    silently join that side, so the odds refuse and say which combatant needs a side."""
+    duel = {"initiative": 10, "attack": 12, "defense": 4, "weapon": "long_sword"}
+    body = {"fights": 10, "combatants": [{**duel, "id": "party"}, {**duel, "id": "ala", "side": "party"},
+                                         {**duel, "id": "bolek", "side": "bandits"}]}
+    refused = assert_problem(client.post("/v1/odds", json=body, headers={"Authorization": ""}), 422, "unprocessable")
+    assert [e["pointer"] for e in refused["errors"]] == ["/combatants/0/side"]
+    body["combatants"][0]["side"] = "loners"
+    assert client.post("/v1/odds", json=body, headers={"Authorization": ""}).status_code == 200
+
+    encounter = create_encounter(client, fighter("Ala"), fighter("Bolek"))
+    ala, bolek = (c["id"] for c in encounter["combatants"])
+    client.patch(f"/v1/encounters/{encounter['id']}/combatants/{bolek}", json={"side": ala})
+    refused = assert_problem(client.post(f"/v1/encounters/{encounter['id']}/odds", json={"fights": 10}), 422)
+    [error] = refused["errors"]
+    assert (error["in"], error["pointer"]) == ("encounter", "/combatants/0/side") and ala in error["detail"]

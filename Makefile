@@ -49,3 +49,4 @@ vectors:
 	test -d ../shared/rules/vectors
 	rm -rf tests/data/vectors
 	cp -R ../shared/rules/vectors tests/data/vectors
+	cd tests/data/vectors && find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum > ../vectors.sha256

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from pydantic import BaseModel
 from starlette.responses import JSONResponse, Response
 
 JSON_MEDIA_TYPE = "application/json"
@@ -23,13 +22,6 @@ def render_json(content: Any) -> bytes:
 class JSONDocumentResponse(JSONResponse):
     def render(self, content: Any) -> bytes:
         return render_json(content)
-
-
-def model_response(model: BaseModel, **headers: str) -> Response:
-    """A read model as its JSON, sent as is: a route that returns the model itself has FastAPI validate
-    it against its response_model once more before serializing (the route keeps response_model for
-    the OpenAPI document)."""
-    return Response(model.model_dump_json(by_alias=True), media_type=JSON_MEDIA_TYPE, headers=headers)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from app.encounters.schemas import (
 )
 from app.encounters.views import combatant_read, encounter_read
 from app.etags import etag, not_modified, still_current
-from app.responses import model_response
+from app.responses import Reply
 from app.schemas import Page
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
@@ -60,7 +60,8 @@ async def read_encounter(
     encounter = await store.read(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     if still_current(if_none_match, encounter.version):
         return not_modified(encounter.version)
-    return model_response(encounter_read(encounter), ETag=etag(encounter.version))
+    # Sent as built: returning the model would have FastAPI validate it once more against response_model.
+    return Reply.json(200, encounter_read(encounter), etag=etag(encounter.version)).response()
 
 
 @router.patch("/{encounter_id}", response_model=EncounterRead)

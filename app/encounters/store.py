@@ -56,12 +56,13 @@ _COMBATANTS_AT = len(ENCOUNTERS.c)  # where a row's combatant columns start
 _COMBATANT_ID_AT = _COMBATANTS_AT + COMBATANT_COLUMNS.index("id")  # None: an encounter without combatants
 
 
-def combatant_from_columns(columns: Mapping[str, Any]) -> dict[str, Any]:
-    """A combatant row as the services see it: `armor` as the client gave it, points or a name (a column
-    has one type, so the table keeps a name in armor_name)."""
-    row = {name: value for name, value in columns.items() if name != "armor_name"}
-    if columns["armor_name"] is not None:
-        row["armor"] = columns["armor_name"]
+def combatant_from_columns(values: Sequence[Any]) -> dict[str, Any]:
+    """A combatant row (its columns' values, in table order) as the services see it: `armor` as the client
+    gave it, points or a name (a column has one type, so the table keeps a name in armor_name)."""
+    row = dict(zip(COMBATANT_COLUMNS, values))
+    armor_name = row.pop("armor_name")
+    if armor_name is not None:
+        row["armor"] = armor_name
     return row
 
 
@@ -82,9 +83,7 @@ def encounter_from_rows(rows: Sequence[Any], encounter_id: str) -> EncounterReco
         raise NotFound(f"There is no encounter {encounter_id}.")
     encounter = dict(zip(ENCOUNTERS.c.keys(), rows[0][:_COMBATANTS_AT]))
     combatants = tuple(
-        combatant_from_columns(dict(zip(COMBATANT_COLUMNS, row[_COMBATANTS_AT:])))
-        for row in rows
-        if row[_COMBATANT_ID_AT] is not None
+        combatant_from_columns(row[_COMBATANTS_AT:]) for row in rows if row[_COMBATANT_ID_AT] is not None
     )
     return EncounterRecord(**{name: encounter[name] for name in ENCOUNTER_COLUMNS}, combatants=combatants)
 

@@ -6,40 +6,33 @@ unconscious) combatant of another side, picked at random once per round, in a ba
 combatant carrying a long action declares nothing, so it goes on with it. A fight ends when at most
 one side has anyone active, or after max_rounds rounds.
 
-Seeds: fight k plays with fight_seed(seed, k); round r of it with round_seed(fight seed, r). The
-round seed rolls the round's dice (the resolver's keys) and picks the targets (target_picks), so a
+Seeds (seeds.py): fight k plays with fight_seed(seed, k); round r of it with round_seed(fight seed, r).
+The round seed rolls the round's dice (the resolver's keys) and picks the targets (target_picks), so a
 round is replayed exactly by POST /v1/resolve with that seed.
+
+Two ways to play the same rounds: play_rounds, through resolve_round, with everything a round reports
+(replays, and the rounds in which anyone carries a long action); and the Arena (arena.py), the same
+rounds on bare numbers, which play_fight uses for the rest: most of a request's fights, all of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from typing import cast
 
-from app.resolver.dice import SEED_BOUNDS, DiceSource, SeededDice
+from app.resolver.dice import DiceSource, SeededDice
 from app.resolver.model import Attack, Combatant, CombatantState, Declaration, RoundInput, RoundResult
 from app.resolver.round import resolve_round
-from app.resolver.ruleset import Ruleset, WeaponProfile
+from app.resolver.ruleset import STATUSES, Ruleset, WeaponProfile
 from app.resolver.validate import validate_round
 
+from .arena import Arena
+from .seeds import fight_seed, pick, round_seed, target_picks
+
+__all__ = ["FightSetup", "FightOutcome", "fight_seed", "round_seed", "play_fight", "play_rounds"]
+
 BALANCED = "balanced"
-_SEED_MASK = SEED_BOUNDS[1]  # derived seeds stay JSON-safe, like every other seed the API shows
-
-
-def _derive(*parts: int | str) -> int:
-    """A stable 53-bit hash of the parts: the same on every machine, worker and Python version."""
-    digest = blake2b("\x1f".join(map(str, parts)).encode(), digest_size=8, person=b"odds").digest()
-    return int.from_bytes(digest, "big") & _SEED_MASK
-
-
-def fight_seed(seed: int, fight: int) -> int:
-    return _derive("fight", seed, fight)
-
-
-def round_seed(fight_seed_: int, round_number: int) -> int:
-    return _derive("round", fight_seed_, round_number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +51,12 @@ class FightSetup:
     # declaration legal by construction (an active attacker, one standing foe, a stance just checked),
     # so the rounds skip the validation (resolve_round's checked_weapons): a fifth of their cost.
     weapons: Mapping[str, WeaponProfile] = field(init=False, compare=False, repr=False)
+    arena: Arena = field(init=False, compare=False, repr=False)  # the same fights on bare numbers
 
     def __post_init__(self) -> None:
         policy = RoundInput(self.first_round, self.combatants, declarations_for(self, self.combatants, 0))
         object.__setattr__(self, "weapons", validate_round(policy, self.ruleset, {}))
+        object.__setattr__(self, "arena", Arena(self.combatants, self.sides, self.ruleset, self.weapons))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +80,6 @@ def active_sides(setup: FightSetup, combatants: Sequence[Combatant]) -> set[str]
     return {side for side, c in zip(setup.sides, combatants) if c.status == "active"}
 
 
-def target_picks(seed: int, count: int) -> list[int]:
-    """`count` uniform 64-bit words from a round's seed, one per combatant (in setup order), to pick
-    its target with: one BLAKE2b-512 digest gives eight, where a die per attacker cost one hash each."""
-    words: list[int] = []
-    key = seed.to_bytes(16, "big", signed=True)
-    for block in range((count + 7) // 8):
-        digest = blake2b(b"targets" + block.to_bytes(4, "big"), key=key, person=b"odds").digest()
-        words.extend(int.from_bytes(digest[i : i + 8], "big") for i in range(0, 64, 8))
-    return words
-
-
 def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: int) -> tuple[Declaration, ...]:
     """The policy's declarations for one round; targets picked with the round's own seed."""
     sides = setup.sides
@@ -104,15 +88,14 @@ def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: i
     picks = target_picks(seed, len(combatants))
     attacks = setup.attacks
     declarations = []
-    for side, c, pick in zip(sides, combatants, picks):
+    for side, c, word in zip(sides, combatants, picks):
         if c.status != "active" or c.long_action is not None:
             continue  # a carried long action continues when its combatant declares nothing
         foes = foes_of.get(side)
         if foes is None:
             foes = foes_of[side] = [cid for foe_side, cid in standing if foe_side != side]
         if foes:
-            # multiply-shift maps the word onto the foes (as SeededDice maps onto a die's faces)
-            pair = (c.id, foes[pick * len(foes) >> 64])
+            pair = (c.id, foes[pick(word, len(foes))])
             declaration = attacks.get(pair)
             if declaration is None:
                 declaration = attacks[pair] = Declaration(c.id, Attack((pair[1],)), BALANCED)
@@ -173,12 +156,25 @@ def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[Playe
 
 
 def play_fight(setup: FightSetup, seed: int, max_rounds: int) -> FightOutcome:
-    combatants = setup.combatants
+    """One fight with fight seed `seed`: on the Arena, after the rounds in which anyone carries a long action."""
+    arena = setup.arena
     rounds = 0
-    for played in play_rounds(setup, seed, max_rounds):
-        rounds += 1
-        combatants = played.after
-    return outcome_of(setup, combatants, rounds)
+    if any(c.long_action is not None for c in setup.combatants):
+        combatants = setup.combatants
+        for played in play_rounds(setup, seed, max_rounds):
+            rounds += 1
+            combatants = played.after
+            if all(c.long_action is None for c in combatants):
+                break  # the policy never starts one: the Arena plays the rest
+        else:
+            return outcome_of(setup, combatants, rounds)  # over before the last long action was
+        fighters = arena.fighters(combatants)
+    else:
+        fighters = [f.copy() for f in arena.start]
+    rounds += arena.fight(fighters, seed, setup.first_round + rounds, max_rounds - rounds)
+    side = arena.winner(fighters)
+    winner = arena.side_names[side] if side >= 0 else None
+    return FightOutcome(winner, rounds, tuple([STATUSES[f.status] for f in fighters]))
 
 
 def outcome_of(setup: FightSetup, combatants: Sequence[Combatant], rounds: int) -> FightOutcome:

@@ -14,7 +14,7 @@ from app.resolver.model import Effect, EffectGiven, LongAction
 from tests.resolver.test_purity import imported_modules
 
 ODDS_DIR = Path(__file__).resolve().parents[2] / "app" / "odds"
-PURE_MODULES = ("simulate", "tally", "replay")
+PURE_MODULES = ("simulate", "tally", "replay", "arena", "seeds")
 
 
 def duelist(cid: str, **fields) -> Combatant:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITES = ["tests/resolver", "tests/odds/test_simulate.py"]
+SUITES = ["tests/resolver", "tests/odds/test_simulate.py", "tests/odds/test_arena.py"]
 
 
 CAN_BUILD = shutil.which("cc") is not None and (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()

@@ -9,9 +9,9 @@ while odds requests are being computed.
 measures the CPU of the same fights interpreted and compiled, alternating, in fresh processes.
 
 1. CPU: the pure simulation in this process (no HTTP, no pool), time.process_time() around
-   play_fights(); the median of --repeat runs, with the rounds played, µs per round and the share of
-   the time spent inside resolve_round (measured by a second, instrumented run), and the machine's
-   yardstick (bench/README.md compares figures across days with it).
+   play_fights(); the median of --repeat runs, with the rounds played and µs per round; then the same
+   fights once more with every round through resolve_round (play_fight_by_rounds: what the Arena
+   saves; the two tallies must be equal), and the machine's yardstick.
 2. Responsiveness: a uvicorn server (one worker, SQLite in a temporary directory, port 9300-9399)
    with ODDS_PROCESSES set to each --processes value. GET encounter is called by 2 clients for
    --seconds alone, then again for --seconds while 4 clients keep POST /v1/odds
@@ -40,9 +40,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from anywhere without installing
 
-from app.odds import simulate  # noqa: E402
-from app.odds.simulate import FightSetup  # noqa: E402
-from app.odds.tally import play_fights  # noqa: E402
+from app.odds.seeds import fight_seed  # noqa: E402
+from app.odds.simulate import FightSetup, play_fight_by_rounds  # noqa: E402
+from app.odds.tally import Tally, play_fights  # noqa: E402
 from app.resolver import COMPILED, DEFAULT_RULESET, Combatant  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -95,34 +95,21 @@ def cpu(fights: int, repeat: int) -> dict:
         times.append(time.process_time() - start)
     rounds = sum(n * count for n, count in tally.rounds.items())
 
-    # the same fights again, with resolve_round timed: how much of the time is the resolver's
-    # (compiled, simulate calls resolve_round directly: there is nothing to wrap)
-    inside, instrumented = 0.0, 0.0
-    resolve = simulate.resolve_round
-
-    def timed(*args, **kwargs):
-        nonlocal inside
-        begin = time.process_time()
-        try:
-            return resolve(*args, **kwargs)
-        finally:
-            inside += time.process_time() - begin
-
-    if not COMPILED:
-        simulate.resolve_round = timed
-        try:
-            start = time.process_time()
-            play_fights(setup, seed=repeat - 1, first=0, count=fights, max_rounds=50)
-            instrumented = time.process_time() - start
-        finally:
-            simulate.resolve_round = resolve
+    # the same fights again, every round through resolve_round: what the Arena saves, and a check
+    # that it plays the very same fights
+    start = time.process_time()
+    by_rounds = Tally()
+    for k in range(fights):
+        by_rounds.add(play_fight_by_rounds(setup, fight_seed(repeat - 1, k), 50))
+    resolver_s = time.process_time() - start
+    assert by_rounds == tally, "the Arena and resolve_round played different fights"
     return {
         "fights": fights,
         "cpu_s_median": statistics.median(times),
         "cpu_s_all": times,
         "rounds": rounds,
         "us_per_round": statistics.median(times) / rounds * 1e6,
-        "resolver_share": inside / instrumented if instrumented else None,
+        "through_resolve_round_s": resolver_s,
         "wins": dict(tally.wins),
         "draws": tally.draws,
     }
@@ -268,13 +255,12 @@ def report_cpu(fights: int, repeat: int) -> None:
     reference = reference_round_us()
     figures = cpu(fights, repeat)
     reference = (reference + reference_round_us()) / 2  # before and after: the machine drifts
-    share = figures["resolver_share"]
     print(
         f"CPU, {figures['fights']} fights 4 v 4{' (compiled)' if COMPILED else ''}: "
         f"{figures['cpu_s_median']:.2f} s median "
         f"({', '.join(f'{t:.2f}' for t in figures['cpu_s_all'])}); {figures['rounds']} rounds, "
-        f"{figures['us_per_round']:.0f} µs per round, "
-        f"{'n/a' if share is None else f'{share:.0%}'} inside resolve_round; "
+        f"{figures['us_per_round']:.0f} µs per round (every round through resolve_round instead: "
+        f"{figures['through_resolve_round_s']:.2f} s); "
         f"wins {figures['wins']}, draws {figures['draws']}"
     )
     print(

@@ -9,7 +9,8 @@ from typing import Any
 from app.resolver.codec import combatant_to_json, lasting_to_json, result_to_json
 from app.resolver.model import Attack, Combatant, Declaration
 
-from .simulate import FightSetup, fight_seed, play_rounds
+from .seeds import fight_seed
+from .simulate import FightSetup, play_rounds
 
 
 def declaration_to_json(declaration: Declaration) -> dict[str, Any]:

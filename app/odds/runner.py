@@ -29,8 +29,8 @@ from .tally import OddsJob, Tally, play_chunk
 
 CHUNK_FIGHTS = 100
 # A rough pace, only to suggest a Retry-After: fights of four against four one process plays per
-# second (bench/README.md, "Odds": about 2.4 s of CPU per 1,000 on a quiet machine).
-FIGHTS_PER_SECOND = 400
+# second (bench/README.md, "Odds": about 1 s of CPU per 1,000 interpreted, 0.6 s compiled).
+FIGHTS_PER_SECOND = 1000
 MAX_RETRY_AFTER = 60
 
 

@@ -28,9 +28,7 @@ from app.resolver.ruleset import STATUSES, Ruleset, WeaponProfile
 from app.resolver.validate import validate_round
 
 from .arena import Arena
-from .seeds import fight_seed, pick, round_seed, target_picks
-
-__all__ = ["FightSetup", "FightOutcome", "fight_seed", "round_seed", "play_fight", "play_rounds"]
+from .seeds import pick, round_seed, target_picks
 
 BALANCED = "balanced"
 
@@ -175,6 +173,15 @@ def play_fight(setup: FightSetup, seed: int, max_rounds: int) -> FightOutcome:
     side = arena.winner(fighters)
     winner = arena.side_names[side] if side >= 0 else None
     return FightOutcome(winner, rounds, tuple([STATUSES[f.status] for f in fighters]))
+
+
+def play_fight_by_rounds(setup: FightSetup, seed: int, max_rounds: int) -> FightOutcome:
+    """The same fight as play_fight, every round through resolve_round: what the Arena is checked
+    against (tests/odds/test_arena.py) and timed against (bench/odds_bench.py)."""
+    combatants, rounds = setup.combatants, 0
+    for played in play_rounds(setup, seed, max_rounds):
+        combatants, rounds = played.after, rounds + 1
+    return outcome_of(setup, combatants, rounds)
 
 
 def outcome_of(setup: FightSetup, combatants: Sequence[Combatant], rounds: int) -> FightOutcome:

@@ -14,7 +14,8 @@ from typing import Any
 from app.resolver.model import Combatant
 from app.resolver.ruleset import build_ruleset
 
-from .simulate import FightOutcome, FightSetup, fight_seed, play_fight
+from .seeds import fight_seed
+from .simulate import FightOutcome, FightSetup, play_fight
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 SHARE_DIGITS = 4

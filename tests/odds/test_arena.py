@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from app.odds.arena import STATUS_RANK, Arena, Fighter, action_key
 from app.odds.seeds import fight_seed
-from app.odds.simulate import FightSetup, outcome_of, play_fight, play_rounds
+from app.odds.simulate import FightSetup, play_fight, play_fight_by_rounds, play_rounds
 from app.resolver import Combatant, build_ruleset
 from app.resolver.errors import ResolverError
 from app.resolver.ruleset import DEFAULT_RULES, STATUSES
@@ -92,14 +92,6 @@ def kept(f: Fighter) -> tuple:
     return (f.status, f.blood, f.ready, f.penalty, f.bleed)
 
 
-def reference_outcome(setup: FightSetup, seed: int, max_rounds: int):
-    """The fight played through resolve_round only."""
-    combatants, rounds = setup.combatants, 0
-    for played in play_rounds(setup, seed, max_rounds):
-        combatants, rounds = played.after, rounds + 1
-    return outcome_of(setup, combatants, rounds)
-
-
 @PROPERTY
 @given(fights(), st.integers(0, 2**53 - 1))
 def test_every_round_leaves_each_combatant_as_resolve_round_leaves_it(fight, seed):
@@ -123,7 +115,7 @@ def test_a_whole_fight_ends_as_it_ends_through_resolve_round(fight, seed, max_ro
     """Long actions included: play_fight plays their rounds through resolve_round, then the Arena."""
     setup, _ = fight
     for k in range(3):
-        assert play_fight(setup, fight_seed(seed, k), max_rounds) == reference_outcome(
+        assert play_fight(setup, fight_seed(seed, k), max_rounds) == play_fight_by_rounds(
             setup, fight_seed(seed, k), max_rounds
         )
 
@@ -140,7 +132,7 @@ def test_the_fights_that_hand_over_mid_fight_are_played_too():
         1,
     )
     outcomes = [play_fight(setup, fight_seed(4, k), 30) for k in range(20)]
-    assert outcomes == [reference_outcome(setup, fight_seed(4, k), 30) for k in range(20)]
+    assert outcomes == [play_fight_by_rounds(setup, fight_seed(4, k), 30) for k in range(20)]
     # past the long action's three rounds the Arena played the rest
     assert sum(outcome.rounds > 3 for outcome in outcomes) >= 10
 

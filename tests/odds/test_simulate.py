@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.odds.simulate import FightSetup, declarations_for, fight_seed, play_fight, play_rounds, round_seed
+from app.odds.seeds import fight_seed, round_seed
+from app.odds.simulate import FightSetup, declarations_for, play_fight, play_rounds
 from app.odds.tally import OddsJob, Tally, play_chunk, play_fights, rounds_quantile, summarize, wilson
 from app.resolver import DEFAULT_RULESET, Combatant
 from app.resolver.model import Effect, EffectGiven, LongAction

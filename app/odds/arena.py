@@ -5,7 +5,7 @@ resolve_round is where the rules live, and it answers a round with everything a 
 every action's outcome, every die under its key, each combatant's new state. An odds request reads
 none of that and plays some 33,000 rounds for 1,000 fights of four against four; building those
 records was most of its time (bench/README.md, "Odds"). Here a round of the policy is the same
-arithmetic on mutable numbers: the same dice (SeededDice's keys and hash, from the round's seed),
+arithmetic on mutable numbers: the same dice (SeededDice with the resolver's keys, from the round's seed),
 the same target picks, the same order and ticks, the same wounds, bleeding and effects.
 
 So a fight played here ends exactly as the same fight played round by round through resolve_round,
@@ -19,10 +19,9 @@ rounds through resolve_round while any is carried and hands the fight over once 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from hashlib import blake2b
-from typing import Any
 
 from app.resolver.bounds import INITIATIVE, MAX_COMBATANTS
+from app.resolver.dice import SeededDice
 from app.resolver.model import Combatant
 from app.resolver.ruleset import STATUSES, Ruleset, WeaponProfile
 from app.resolver.wounds import armor_points, filled_wounds
@@ -36,7 +35,7 @@ FOREVER = 1 << 60  # the last round of an effect that lasts until removed
 
 # An action in the round is one int whose order is section 5's: higher score first, then higher
 # initiative (as entered), then the actor's id (code point by code point: its rank among the ids),
-# then seq. Equal keys above TICK_SHIFT make a tick. A sort of ints, not of tuples: a tenth of a round.
+# then seq. Equal keys above TICK_SHIFT make a tick. Ints are cheaper to build and compare than tuples.
 SEQ_BITS = 3  # attacks_per_round <= 4
 RANK_BITS = MAX_COMBATANTS.bit_length()
 TICK_SHIFT = SEQ_BITS + RANK_BITS
@@ -48,14 +47,8 @@ def action_key(score: int, initiative: int, rank: int, seq: int) -> int:
     return (-score << SCORE_SHIFT) + ((INITIATIVE[1] - initiative) << TICK_SHIFT) + (rank << SEQ_BITS) + seq
 
 
-def roll(keyed: Any, key: bytes, sides: int) -> int:
-    """SeededDice.roll: `key` is the die's key encoded with its index byte, `keyed` the round's hash."""
-    state = keyed.copy()
-    state.update(key)
-    return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
-
-
 def die_key(key: str, index: int) -> bytes:
+    """A die as SeededDice.roll_encoded takes it."""
     return key.encode() + bytes((index,))
 
 
@@ -231,11 +224,11 @@ class Arena:
         return side
 
     def play_round(self, fighters: list[Fighter], number: int, seed: int) -> None:
-        keyed = blake2b(digest_size=8, key=seed.to_bytes(16, "big", signed=True))
+        dice = SeededDice(seed)
         for f in fighters:
             if f.effects and f.status != DEAD:  # a dead one keeps its effects, and they no longer count
                 f.count_effects(number)
-        actions = self.schedule(fighters, seed, keyed)
+        actions = self.schedule(fighters, seed, dice)
         actions.sort()
         start, count = 0, len(actions)
         while start < count:  # ticks: a run of equal score and initiative
@@ -243,12 +236,12 @@ class Arena:
             end = start + 1
             while end < count and actions[end] >> TICK_SHIFT == tick:
                 end += 1
-            self.tick(fighters, actions, start, end, keyed)
+            self.tick(fighters, actions, start, end, dice)
             start = end
         if number % self.turn_length == 0:
             self.settle_turn(fighters)
 
-    def schedule(self, fighters: list[Fighter], seed: int, keyed: Any) -> list[int]:
+    def schedule(self, fighters: list[Fighter], seed: int, dice: SeededDice) -> list[int]:
         """The policy's declarations (each active combatant attacks one standing foe, picked with the
         round's seed) and their scores (section 5), balanced stance, no technical action but a draw."""
         picks = target_picks(seed, len(fighters))
@@ -271,15 +264,15 @@ class Arena:
                 + f.effect_initiative
                 - self.technical_penalty * technical
                 - p.delay
-                - roll(keyed, p.initiative_keys[0], self.delay_die)
+                - dice.roll_encoded(p.initiative_keys[0], self.delay_die)
             )
             actions.append(action_key(score, p.initiative, p.rank, 1))
             for k in range(1, p.attacks):  # attack k+1 follows attack k: its delay and a new die
-                score -= p.delay + roll(keyed, p.initiative_keys[k], self.delay_die)
+                score -= p.delay + dice.roll_encoded(p.initiative_keys[k], self.delay_die)
                 actions.append(action_key(score, p.initiative, p.rank, k + 1))
         return actions
 
-    def tick(self, fighters: list[Fighter], actions: list[int], start: int, end: int, keyed: Any) -> None:
+    def tick(self, fighters: list[Fighter], actions: list[int], start: int, end: int, dice: SeededDice) -> None:
         """Section 6 for actions[start:end], all reading the state as the tick began; applied at its end."""
         drawn: list[Fighter] = []
         wounded: list[Fighter] = []
@@ -300,12 +293,12 @@ class Arena:
             tn = a.attack + self.attack_bonus - actor.penalty + actor.effect_attack
             if target.status != UNCONSCIOUS:  # an unconscious target defends with 0 flat
                 tn -= target.profile.defense + self.defense_bonus - target.penalty + target.effect_defense
-            d20 = roll(keyed, a.attack_keys[seq - 1], D20)
+            d20 = dice.roll_encoded(a.attack_keys[seq - 1], D20)
             if d20 == self.natural_miss or (d20 != self.natural_hit and d20 > tn):
                 continue  # miss
             blow = a.blow_bonus + (tn - d20 if tn > d20 else 0) // self.margin_divisor
             for damage_key in a.damage_keys[seq - 1]:
-                blow += roll(keyed, damage_key, a.damage_sides)
+                blow += dice.roll_encoded(damage_key, a.damage_sides)
             t = target.profile
             row = self.wound_for(blow - t.armor - t.toughness)
             if row is not None:

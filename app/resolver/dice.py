@@ -51,18 +51,20 @@ class SeededDice:
         return {}
 
     def roll(self, key: str, sides: int) -> int:
-        state = self._keyed.copy()
-        state.update(key.encode() + b"\x00")
-        return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
+        return self.roll_encoded(key.encode() + b"\x00", sides)
 
     def roll_many(self, key: str, count: int, sides: int) -> tuple[int, ...]:
         prefix = key.encode()
         values = []
         for index in range(count):  # a plain loop: most damage is a single die, where a generator costs more
-            state = self._keyed.copy()
-            state.update(prefix + bytes((index,)))
-            values.append((int.from_bytes(state.digest(), "big") * sides >> 64) + 1)
+            values.append(self.roll_encoded(prefix + bytes((index,)), sides))
         return tuple(values)
+
+    def roll_encoded(self, die: bytes, sides: int) -> int:
+        """Die `die` (its key encoded, then its index as one byte): for a caller that encodes its keys once."""
+        state = self._keyed.copy()
+        state.update(die)
+        return (int.from_bytes(state.digest(), "big") * sides >> 64) + 1
 
 
 class FixedDice:

@@ -26,10 +26,13 @@ COPY migrations ./migrations
 # The rules page (/docs/rules) is read from docs/rules.md beside the app package: uvicorn and alembic
 # import the app from /srv (--app-dir, prepend_sys_path), not from the installed copy.
 COPY docs ./docs
+COPY scripts/empty-metrics-dir ./scripts/
 
 USER combat
 EXPOSE 8000
-ENV WORKERS=2
+# The workers write their metrics to files there and /metrics adds them up (README, "Metrics"); it is
+# emptied before uvicorn starts, and /tmp belongs to this container alone.
+ENV WORKERS=2 PROMETHEUS_MULTIPROC_DIR=/tmp/prometheus-multiproc
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:create_app --factory --app-dir /srv --host 0.0.0.0 --port 8000 --workers ${WORKERS} --loop uvloop --http httptools --no-access-log"]
+CMD ["sh", "-c", "alembic upgrade head && sh scripts/empty-metrics-dir && exec uvicorn app.main:create_app --factory --app-dir /srv --host 0.0.0.0 --port 8000 --workers ${WORKERS} --loop uvloop --http httptools --no-access-log"]

@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 1
+# The workers' metrics files, added up by whichever worker answers /metrics (README, "Metrics")
+PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus
 export TEST_POSTGRES_URL ?= postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test
 export TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
@@ -18,7 +20,8 @@ $(BIN)/activate: pyproject.toml
 
 ## Run the service on the embedded SQLite file (or on DATABASE_URL when set), migrating first.
 run: $(BIN)/activate migrate
-	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+	export PROMETHEUS_MULTIPROC_DIR='$(PROMETHEUS_MULTIPROC_DIR)' && sh scripts/empty-metrics-dir && \
+		exec $(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--loop uvloop --http httptools --no-access-log
 
 migrate: $(BIN)/activate

@@ -7,7 +7,7 @@ reads of a single statement use `Database.rows`, autocommitted (one statement se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -144,6 +144,21 @@ class Database:
         """Connections checked out of this worker's pool (for the metrics gauge)."""
         pool = self.engine.pool
         return pool.checkedout() if isinstance(pool, QueuePool) else 0
+
+    def watch_connections_in_use(self, listener: Callable[[int], None]) -> None:
+        """Calls `listener` with `connections_in_use()` as it stands after every checkout and checkin, so a
+        figure kept elsewhere (the metrics gauge shared between workers) is never stale."""
+
+        def checked_out(*_: Any) -> None:
+            listener(self.connections_in_use())
+
+        def checked_in(*_: Any) -> None:
+            # SQLAlchemy fires `checkin` before the pool takes the connection back: it still counts.
+            # (At least 0: after dispose() a connection of the old pool comes back to the new one.)
+            listener(max(0, self.connections_in_use() - 1))
+
+        event.listen(self.engine.sync_engine, "checkout", checked_out)
+        event.listen(self.engine.sync_engine, "checkin", checked_in)
 
     async def dispose(self) -> None:
         await self.engine.dispose()

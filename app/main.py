@@ -21,7 +21,7 @@ from app.events.hub import EventHub
 from app.events.router import router as events_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.limits import BodySizeLimit
-from app.observability import install_observability
+from app.observability import install_observability, mark_worker_dead
 from app.odds.router import router as odds_router
 from app.odds.runner import OddsRunner
 from app.openapi import install_openapi, operation_id
@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         purger.cancel()
         await database.dispose()
         odds_runner.close()
+        mark_worker_dead()  # uvicorn has no child_exit hook: the worker says so itself
 
     app = FastAPI(
         title="Dziedzictwo Cieni combat service",
@@ -122,5 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     # Last, so its middleware is outermost: every answer (a 413 and a CORS preflight too) is counted,
     # logged and carries its request id.
-    install_observability(app, settings, pool_in_use=database.connections_in_use)
+    install_observability(
+        app, settings, pool_in_use=database.connections_in_use, watch_pool=database.watch_connections_in_use
+    )
     return app

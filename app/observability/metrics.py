@@ -1,5 +1,6 @@
 """Prometheus metrics at /metrics: requests and latency by route template and status, rounds resolved,
-database connections in use. One registry per app, so several apps in one process (tests) never clash."""
+database connections in use. One registry per app, so several apps in one process (tests) never clash;
+with PROMETHEUS_MULTIPROC_DIR set, /metrics adds up every worker's files instead (multiprocess.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_fastapi_instrumentator import Instrumentator, metrics
 from prometheus_fastapi_instrumentator.metrics import Info
 
+from app.observability.multiprocess import mark_dead_workers, multiprocess_dir
 from app.problems import ServiceError
 
 METRICS_PATH = "/metrics"
@@ -20,6 +22,8 @@ ROUNDS_ROUTE = "/v1/encounters/{encounter_id}/rounds"
 RESOLVE_ROUTE = "/v1/resolve"
 REPLAYED_HEADER = "Idempotent-Replayed"  # a replay answers a round resolved before: not counted twice
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# Registers a listener called with the connections in use after every checkout and checkin.
+PoolWatcher = Callable[[Callable[[int], None]], None]
 
 
 class MetricsUnauthorized(ServiceError):
@@ -53,14 +57,21 @@ def rounds_counter(registry: CollectorRegistry) -> Callable[[Info], None]:
     return count
 
 
-def pool_gauge(registry: CollectorRegistry, pool_in_use: Callable[[], int]) -> Gauge:
-    """Read at every scrape, so it is the number of this worker's connections checked out right now."""
+def pool_gauge(registry: CollectorRegistry, pool_in_use: Callable[[], int], watch_pool: PoolWatcher) -> Gauge:
+    """The connections checked out right now: of this worker, or summed over the live workers."""
     gauge = Gauge(
         "combat_db_pool_connections_in_use",
-        "Database connections this worker's SQLAlchemy pool has checked out.",
+        "Database connections checked out of the SQLAlchemy pool (of every live worker in multiprocess mode).",
         registry=registry,
+        multiprocess_mode="livesum",  # a worker that exited holds none
     )
-    gauge.set_function(lambda: float(pool_in_use()))
+    if multiprocess_dir() is None:
+        gauge.set_function(lambda: float(pool_in_use()))  # read at every scrape
+    else:
+        # Another worker's scrape cannot call this worker's function: the worker writes its figure at
+        # every checkout and checkin instead, so the sum is as fresh as with set_function.
+        gauge.set(pool_in_use())
+        watch_pool(gauge.set)
     return gauge
 
 
@@ -81,9 +92,13 @@ def install_metrics(
     app: FastAPI,
     *,
     pool_in_use: Callable[[], int],
+    watch_pool: PoolWatcher,
     metrics_token: str | None,
     access_log: Callable[[Info], None],
 ) -> CollectorRegistry:
+    folder = multiprocess_dir()
+    if folder is not None:
+        mark_dead_workers(folder)
     registry = CollectorRegistry(auto_describe=True)
     instrumentator = Instrumentator(
         should_group_status_codes=False,  # 201, 304, 409, 412 and 429 mean different things here
@@ -97,7 +112,7 @@ def install_metrics(
         rounds_counter(registry),
         access_log,
     )
-    pool_gauge(registry, pool_in_use)
+    pool_gauge(registry, pool_in_use, watch_pool)
     instrumentator.instrument(app)
     instrumentator.expose(
         app,
@@ -109,6 +124,7 @@ def install_metrics(
         responses={200: {"description": "The Prometheus text exposition format.", "content": {"text/plain": {}}}},
         summary="Prometheus metrics",
         description="Requests and latency by route template and status, rounds resolved, database "
-        "connections in use, for this worker. With METRICS_TOKEN set, send it as a bearer token.",
+        "connections in use: of every worker when the service runs with PROMETHEUS_MULTIPROC_DIR, else of "
+        "the worker that answers. With METRICS_TOKEN set, send it as a bearer token.",
     )
     return registry

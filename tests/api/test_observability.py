@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sqlite3
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Settings
+from app.db import Database
 from app.main import create_app
 from app.observability import install_observability
+from app.observability.multiprocess import mark_dead_workers
+from tests.api.events_support import wait_for
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
-from tests.conftest import new_campaign_key
+from tests.conftest import migrate, new_campaign_key
+from tests.load.server import Server
 
 ROUNDS_ROUTE = "/v1/encounters/{encounter_id}/rounds"
+# The uvicorn server of the multiprocess test listens there (a free port when unset).
+SERVER_PORT = int(os.environ.get("TEST_SERVER_PORT", "0")) or None
 
 
-def samples(client: TestClient, name: str, headers: dict[str, str] | None = None) -> dict[tuple, float]:
+def samples(client: TestClient | httpx.Client, name: str, headers: dict[str, str] | None = None) -> dict[tuple, float]:
     """The samples of one metric family, keyed by their sorted labels."""
     response = client.get("/metrics", headers=headers or {})
     assert response.status_code == 200, response.text
@@ -175,12 +190,124 @@ def test_the_pool_gauge_reads_the_engines_checked_out_connections(client):
 def test_the_pool_gauge_is_read_at_every_scrape(settings):
     in_use = [0]
     app = FastAPI()
-    install_observability(app, settings, pool_in_use=lambda: in_use[0])
+    install_observability(app, settings, pool_in_use=lambda: in_use[0], watch_pool=lambda listener: None)
     with TestClient(app) as test_client:
         in_use[0] = 7
         assert samples(test_client, "combat_db_pool_connections_in_use")[()] == 7
         in_use[0] = 1
         assert samples(test_client, "combat_db_pool_connections_in_use")[()] == 1
+
+
+def test_a_pool_watcher_hears_the_connections_in_use_after_every_checkout_and_checkin(settings):
+    heard: list[int] = []
+
+    async def take_two_then_give_them_back() -> None:
+        database = Database(settings)
+        database.watch_connections_in_use(heard.append)
+        try:
+            first = await database.engine.connect()
+            second = await database.engine.connect()
+            await first.close()
+            await second.close()
+            await database.ping()
+        finally:
+            await database.dispose()
+
+    asyncio.run(take_two_then_give_them_back())
+    assert heard == [1, 2, 1, 0, 1, 0]
+
+
+def test_a_worker_that_died_without_a_word_leaves_the_live_gauges_but_keeps_its_counts(tmp_path):
+    finished = subprocess.Popen([sys.executable, "-c", "pass"])
+    finished.wait()
+    dead, alive = finished.pid, os.getpid()
+    for name in (f"gauge_livesum_{dead}.db", f"gauge_livesum_{alive}.db", f"counter_{dead}.db"):
+        (tmp_path / name).write_bytes(b"")
+    mark_dead_workers(str(tmp_path))
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"counter_{dead}.db", f"gauge_livesum_{alive}.db"]
+
+
+def counted_by_each_worker(folder: Path, handler: str) -> dict[str, float]:
+    """Each worker's own count of requests to `handler`, read from its file of the multiprocess folder."""
+    counts: dict[str, float] = {}
+    for path in folder.glob("counter_*.db"):
+        pid = path.stem.rpartition("_")[2]
+        for family in MultiProcessCollector.merge([str(path)]):
+            for sample in family.samples:
+                if sample.name == "http_requests_total" and sample.labels["handler"] == handler:
+                    counts[pid] = counts.get(pid, 0) + sample.value
+    return counts
+
+
+def new_campaign(url: str) -> None:
+    response = httpx.post(f"{url}/v1/campaigns", json={"name": "Counted"}, timeout=60)  # a connection of its own
+    assert response.status_code == 201, response.text
+
+
+CREATED = (("handler", "/v1/campaigns"), ("method", "POST"), ("status", "201"))
+
+
+def scrape(scraper: httpx.Client) -> tuple[float | None, dict[tuple, float]]:
+    """Campaigns created, and the connections-in-use gauge's samples, as one worker's /metrics tells them."""
+    return samples(scraper, "http_requests_total").get(CREATED), samples(scraper, "combat_db_pool_connections_in_use")
+
+
+def scrape_on_both_workers(scraper: httpx.Client, folder: Path, expected: tuple) -> None:
+    """Scrapes until each worker has answered three more, every one of them telling `expected`."""
+    before = counted_by_each_worker(folder, "/metrics")
+
+    def both_answered() -> bool:
+        assert scrape(scraper) == expected
+        answered = counted_by_each_worker(folder, "/metrics")
+        return len(answered) == 2 and all(count >= before.get(pid, 0) + 3 for pid, count in answered.items())
+
+    wait_for(both_answered, 30, "scrapes answered by both workers")
+
+
+def test_two_uvicorn_workers_answer_metrics_for_both(tmp_path):
+    database_file = tmp_path / "combat.db"
+    migrate(f"sqlite:///{database_file}")
+    folder = tmp_path / "prometheus"
+    folder.mkdir()
+    env = {
+        "PROMETHEUS_MULTIPROC_DIR": str(folder),
+        "CAMPAIGNS_PER_ADDRESS_PER_HOUR": "10000",
+        "SQLITE_BUSY_TIMEOUT_MS": "60000",  # a request waits for the test's write lock as long as it is held
+    }
+    server = Server(f"sqlite:///{database_file}", workers=2, port=SERVER_PORT, **env)
+    fresh = {"Connection": "close"}  # every request and scrape on a new connection: either worker may take it
+    with server, ThreadPoolExecutor(8) as pool, httpx.Client(base_url=server.url, headers=fresh) as scraper:
+        sent = 0
+
+        def send_until_both_workers_served() -> bool:
+            nonlocal sent
+            for future in [pool.submit(new_campaign, server.url) for _ in range(8)]:
+                future.result()
+            sent += 8
+            return sent >= 20 and len(counted_by_each_worker(folder, "/v1/campaigns")) == 2
+
+        wait_for(send_until_both_workers_served, 30, "requests answered by both workers")
+        # A worker counts a request just after answering it: the last few may be a moment late.
+        wait_for(lambda: scrape(scraper) == (sent, {(): 0}), 10, f"a scrape counting {sent} requests")
+        scrape_on_both_workers(scraper, folder, (sent, {(): 0}))
+
+        # Four requests wait for the write lock, each holding a connection of its worker's pool.
+        lock = sqlite3.connect(database_file, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        try:
+            waiting = [pool.submit(new_campaign, server.url) for _ in range(4)]
+            wait_for(lambda: scrape(scraper) == (sent, {(): 4}), 10, "four connections in use")
+            scrape_on_both_workers(scraper, folder, (sent, {(): 4}))
+        finally:
+            lock.rollback()
+            lock.close()
+        for future in waiting:
+            future.result()
+        wait_for(lambda: scrape(scraper) == (sent + 4, {(): 0}), 10, "the waiting requests answered")
+
+    # Each worker's shutdown took it out of the live gauges; its counts stay (they still belong in the totals).
+    left = sorted(path.name.rpartition("_")[0] for path in folder.iterdir())
+    assert left == ["counter", "counter", "histogram", "histogram"]
 
 
 def test_a_metrics_token_guards_metrics(settings):

@@ -22,8 +22,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, database_url: str, workers: int = 2, **env: str):
-        self.port = free_port()
+    def __init__(self, database_url: str, workers: int = 2, port: int | None = None, **env: str):
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database_url = database_url
         self.workers = workers

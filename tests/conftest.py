@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+# The tests build many apps in one process, each with its own metrics registry: prometheus_client's
+# multiprocess mode (read once, when it is imported) would merge them. Tests that want it start servers.
+os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+
 import pytest
 import redis
 from alembic import command

@@ -1,0 +1,157 @@
+"""The statements each hot endpoint sends, pinned per database: a statement added to a hot path fails here.
+
+Each list is what the request costs, in order, transaction control included (tests/api/statements.py).
+A change that needs one more statement updates the list, and says why in the comment beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.helpers import attack
+from tests.api.statements import label, statements_sent
+
+
+def _dialect(client) -> str:
+    return client.app.state.database.engine.dialect.name
+
+
+def _sent(client, call) -> tuple[int, list[str]]:
+    with statements_sent(client.app) as sent:
+        response = call()
+    return response.status_code, sent
+
+
+def _expected(client, common: list[str], postgresql_only: tuple[str, ...] = ()) -> list[str]:
+    """`common`, but the statements marked "pg:" only on PostgreSQL (notifications; SQLite hands its
+    changes to the worker's hub in memory at commit)."""
+    postgres = _dialect(client) == "postgresql"
+    return [s.removeprefix("pg:") for s in common if postgres or not s.startswith("pg:")]
+
+
+def test_the_labels_name_verb_and_table():
+    notifying = "INSERT INTO rounds (a) VALUES ($1) RETURNING (SELECT count(pg_notify(...)))"
+    assert label(notifying) == "insert rounds + notify"
+    assert label("UPDATE combatants SET a=? WHERE combatants.id = ?", True) == "update combatants ×many"
+    assert label("SELECT encounters.id AS encounter__id FROM encounters LEFT JOIN combatants") == "select encounters"
+    assert label("SELECT pg_notify($1::VARCHAR, $2) AS pg_notify_1") == "notify"
+    assert label('INSERT INTO idempotency_keys (scope, "key") VALUES (?, ?)') == "insert idempotency_keys"
+
+
+def test_resolving_a_round(client, fight):
+    url, ids = fight
+    body = {"declarations": [attack(ids[0], ids[1])], "seed": 1}
+    status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json=body))
+    assert status == 201
+    assert sent == _expected(client, [
+        "BEGIN",
+        "select encounters",  # the encounter and its combatants, one row each
+        "select staged_declarations",  # what is staged for the round
+        "update encounters",  # the version compare-and-set, with the new round number
+        "delete staged_declarations",  # every staged one goes, used or overridden
+        "insert rounds",  # the round's document and the states before and after it
+        "update combatants ×many",  # each combatant's new state
+        "pg:notify",  # the round, delivered at commit
+        "COMMIT",
+    ])
+
+
+def test_resolving_a_round_with_staged_declarations(client, fight):
+    url, ids = fight
+    for cid in ids[:2]:
+        assert client.put(f"{url}/declarations/{cid}", json={"stance": "defensive"}).status_code == 201
+    status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json={"seed": 1}))
+    assert status == 201
+    assert sent == _expected(client, [
+        "BEGIN",
+        "select encounters",
+        "select staged_declarations",
+        "update encounters",
+        "delete staged_declarations",
+        "insert rounds",
+        "update combatants ×many",
+        "pg:notify",  # the round
+        "pg:notify",  # the first staged declaration used (declared: false)
+        "pg:notify",  # the second
+        "COMMIT",
+    ])
+
+
+def test_resolving_a_round_with_an_idempotency_key(client, fight):
+    url, ids = fight
+    headers = {"Idempotency-Key": "round-1"}
+    status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json={"seed": 1}, headers=headers))
+    assert status == 201
+    assert sent == _expected(client, [
+        "BEGIN",  # the key's claim, in a transaction of its own before the work
+        "insert idempotency_keys",
+        "COMMIT",
+        "BEGIN",
+        "select encounters",
+        "select staged_declarations",
+        "update encounters",
+        "delete staged_declarations",
+        "insert rounds",
+        "update combatants ×many",
+        "update idempotency_keys",  # the reply, kept with the key in the round's transaction
+        "pg:notify",
+        "COMMIT",
+    ])
+    status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json={"seed": 1}, headers=headers))
+    assert status == 201
+    assert sent == ["BEGIN", "insert idempotency_keys", "select idempotency_keys", "COMMIT"]  # a replay
+
+
+def test_reading_an_encounter(client, fight):
+    url, _ = fight
+    status, sent = _sent(client, lambda: client.get(url))
+    assert status == 200
+    # one statement, autocommitted: the encounter with its combatants (SQLite: inside a BEGIN and a ROLLBACK)
+    postgres = _dialect(client) == "postgresql"
+    assert sent == (["select encounters"] if postgres else ["BEGIN", "select encounters", "ROLLBACK"])
+
+
+def test_reading_a_round(client, fight):
+    url, _ = fight
+    assert client.post(f"{url}/rounds", json={"seed": 1}).status_code == 201
+    status, sent = _sent(client, lambda: client.get(f"{url}/rounds/1"))
+    assert status == 200
+    # one statement: the round's document with the encounter's version (its ETag)
+    postgres = _dialect(client) == "postgresql"
+    assert sent == (["select rounds"] if postgres else ["BEGIN", "select rounds", "ROLLBACK"])
+
+
+def test_undoing_a_round(client, fight):
+    url, _ = fight
+    assert client.post(f"{url}/rounds", json={"seed": 1}).status_code == 201
+    status, sent = _sent(client, lambda: client.delete(f"{url}/rounds/1"))
+    assert status == 204
+    assert sent == _expected(client, [
+        "BEGIN",
+        "select encounters",  # the encounter and its combatants
+        "select rounds",  # the state before the round
+        "update encounters",  # the compare-and-set: round, version and next position back
+        "delete staged_declarations",  # staged after the round, knowing its outcome
+        "update combatants ×many",  # each combatant as it was
+        "delete rounds",
+        "pg:notify",
+        "COMMIT",
+    ])
+
+
+@pytest.mark.parametrize("again", [False, True], ids=["new", "replacing"])
+def test_staging_a_declaration(client, fight, again):
+    url, ids = fight
+    if again:
+        assert client.put(f"{url}/declarations/{ids[0]}", json={"stance": "offensive"}).status_code == 201
+    status, sent = _sent(client, lambda: client.put(f"{url}/declarations/{ids[0]}", json={"stance": "defensive"}))
+    assert status == (200 if again else 201)
+    assert sent == _expected(client, [
+        "BEGIN",
+        "select encounters",  # the encounter and its combatants, to check the declaration against
+        "update encounters",  # holds the encounter's row: no round slips between the check and the write
+        "delete staged_declarations",  # the one it replaces, if any (its row count says 200 or 201)
+        "insert staged_declarations",
+        "pg:notify",
+        "COMMIT",
+    ])

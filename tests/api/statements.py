@@ -22,7 +22,7 @@ _SHAPES = (  # (pattern on the statement, label): the first that matches names i
     (re.compile(rf"^insert into {_TABLE}"), "insert {}"),
     (re.compile(rf"^update {_TABLE}"), "update {}"),
     (re.compile(rf"^delete from {_TABLE}"), "delete {}"),
-    (re.compile(r"^select pg_notify\b|^select count\(pg_notify"), "notify"),
+    (re.compile(r"^select (\(select )?(count\()?pg_notify\b"), "notify"),  # a statement of its own
     (re.compile(rf"^select .*? from {_TABLE}"), "select {}"),
 )
 

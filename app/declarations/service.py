@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.changefeed import Change, announce
+from app.changefeed import Change, announce, write_and_announce
 from app.db import Database, utcnow
 from app.declarations.schemas import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
@@ -102,18 +102,17 @@ async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, c
         await _hold(session, encounter_id, encounter.version)
         replaced = await session.execute(delete(STAGED).where(STAGED.c.combatant_id == combatant_id))
         staged_at = utcnow()
-        await session.execute(
-            insert(STAGED).values(
-                combatant_id=combatant_id,
-                encounter_id=encounter_id,
-                declaration=stored,
-                dice=dice,
-                revision=uuid.uuid4().hex,
-                staged_at=staged_at,
-            )
+        row = insert(STAGED).values(
+            combatant_id=combatant_id,
+            encounter_id=encounter_id,
+            declaration=stored,
+            dice=dice,
+            revision=uuid.uuid4().hex,
+            staged_at=staged_at,
         )
         # Every screen learns that this combatant declared (the version: staging does not move it).
-        await announce(session, Change.of_declaration(encounter_id, combatant_id, True, encounter.version))
+        declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
+        await write_and_announce(session, row, declared)
     return Staged(read=_full(combatant_id, stored, dice, staged_at), created=not replaced.rowcount)  # type: ignore[attr-defined]
 
 

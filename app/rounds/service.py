@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.changefeed import Change, announce, write_and_announce
+from app.changefeed import Change, write_and_announce
 from app.db import Database, utcnow
 from app.encounters import mapping as combatants_mapping
 from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
@@ -198,9 +198,11 @@ async def undo_round(
                 f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
             )
         this_round = (ROUNDS.c.encounter_id == encounter_id) & (ROUNDS.c.number == number)
-        before = (await session.execute(select(ROUNDS.c.state_before).where(this_round))).scalar_one()
+        # The next position as it was, read by the claim itself from the round's snapshot (the claim comes
+        # first: it holds the encounter's row, as everything that deletes rounds does before they go).
+        next_position = select(ROUNDS.c.state_before["next_position"].as_integer()).where(this_round)
         version = await claim_version(
-            session, encounter_id, encounter.version, round=number - 1, next_position=before["next_position"]
+            session, encounter_id, encounter.version, round=number - 1, next_position=next_position.scalar_subquery()
         )
         # Declarations staged after the undone round were made knowing its outcome, for the round after it:
         # the replayed round starts from a clean slate, and every screen is told (declared: false).
@@ -208,9 +210,10 @@ async def undo_round(
             delete(STAGED).where(STAGED.c.encounter_id == encounter_id).returning(STAGED.c.combatant_id)
         )
         cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
+        undone = delete(ROUNDS).where(this_round).returning(ROUNDS.c.state_before)
+        changes = (Change.of_undo(encounter_id, number, version), *cleared)
+        before = (await write_and_announce(session, undone, *changes)).one().state_before  # delivered at commit
         await _restore_combatants(session, encounter, before["combatants"])
-        await session.execute(delete(ROUNDS).where(this_round))
-        await announce(session, Change.of_undo(encounter_id, number, version), *cleared)
     return version
 
 

@@ -4,7 +4,7 @@
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.encounters.models import COMBATANTS, STAGED
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.main import create_app
 from tests.api.helpers import assert_problem, attack, fighter, start_fight
 from tests.api.statements import statements_sent
@@ -135,6 +135,21 @@ def test_undo_updates_the_combatants_in_place(client, fight, inspect_database):
     assert [s for s in statements if s.startswith("update combatants")], "and they are updated"
     assert _stored_rows(inspect_database, encounter_id) == stored_before, "every column as it was"
     assert client.get(url).json()["combatants"] == seen_before
+
+
+def test_undo_puts_the_next_position_back(client, fight, inspect_database):
+    url, _ = fight
+    encounter_id = url.rsplit("/", 1)[1]
+
+    def next_position():
+        with inspect_database() as session:
+            return session.scalar(select(ENCOUNTERS.c.next_position).where(ENCOUNTERS.c.id == encounter_id))
+
+    assert client.post(f"{url}/rounds", json={"declarations": [], "seed": 1}).status_code == 201
+    assert client.post(f"{url}/combatants", json=fighter("Latecomer")).status_code == 201
+    assert next_position() == 4
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    assert next_position() == 3, "as before the round: the latecomer's place is free again"
 
 
 def test_undo_keeps_the_rows_of_those_there_throughout_and_leaves_no_other(client, fight, inspect_database):

@@ -121,14 +121,12 @@ def test_undoing_a_round(client, fight):
     assert sent == _expected(client, [
         "BEGIN",
         "select encounters",  # the encounter and its combatants
-        "select rounds",  # the state before the round
-        "update encounters",  # the compare-and-set: round, version and next position back
+        "update encounters",  # the compare-and-set: round, version, and the next position read from the round
         "delete staged_declarations",  # staged after the round, knowing its outcome
+        "delete rounds",  # RETURNING the state before it; pg: + the notices of the undo and the withdrawals
         "update combatants ×many",  # each combatant as it was
-        "delete rounds",
-        "pg:notify",
         "COMMIT",
-    ])
+    ], notifying="delete rounds")
 
 
 @pytest.mark.parametrize("again", [False, True], ids=["new", "replacing"])
@@ -143,7 +141,6 @@ def test_staging_a_declaration(client, fight, again):
         "select encounters",  # the encounter and its combatants, to check the declaration against
         "update encounters",  # holds the encounter's row: no round slips between the check and the write
         "delete staged_declarations",  # the one it replaces, if any (its row count says 200 or 201)
-        "insert staged_declarations",
-        "pg:notify",
+        "insert staged_declarations",  # pg: + the notice that the combatant declared
         "COMMIT",
-    ])
+    ], notifying="insert staged_declarations")

@@ -4,13 +4,12 @@ Staging changes neither the encounter's version nor its ETag, yet must never rac
 declaration checked against the state before round n and stored after it would be played in round
 n+1 against a state it was never checked against. So staging *holds* the encounter row (an UPDATE
 that changes nothing, guarded by the version read): on PostgreSQL that row lock orders it against
-every change, and a version that moved means re-read and re-check. A round, for its part, deletes
-exactly the revisions it read; anything else means a declaration changed under it, and it re-runs.
+every change, and a version that moved means re-read and re-check. A round, for its part, takes the
+staged declarations only after it claimed the version (app/rounds/staged.py), so that lock orders the two.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -107,7 +106,6 @@ async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, c
             encounter_id=encounter_id,
             declaration=stored,
             dice=dice,
-            revision=uuid.uuid4().hex,
             staged_at=staged_at,
         )
         # Every screen learns that this combatant declared (the version: staging does not move it).

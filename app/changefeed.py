@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import ARRAY, CursorResult, Delete, Insert, Text, Update, bindparam, event, func, select
+from sqlalchemy import ARRAY, Delete, Insert, Result, Text, Update, bindparam, event, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
@@ -98,17 +98,17 @@ async def announce(session: AsyncSession, *changes: Change) -> None:
 
 async def write_and_announce(
     session: AsyncSession, statement: Insert | Update | Delete, *changes: Change
-) -> CursorResult[Any]:
+) -> Result[Any]:
     """Run a write of exactly one row and `announce` the changes with it: on PostgreSQL, in that statement's
     RETURNING (a column `notified`), which saves the notices a round trip of their own. One row, because
     RETURNING runs once per row written."""
     if not _postgres(session):
         result = await session.execute(statement)
         _keep_until_commit(session, changes)
-        return result  # type: ignore[return-value]  # a DML statement's result is a CursorResult
+        return result
     payloads = [change.payload() for change in changes]
-    result = await session.execute(statement.returning(NOTIFIED), {PAYLOADS.key: payloads})
-    return result  # type: ignore[return-value]
+    notifying: Result[Any] = await session.execute(statement.returning(NOTIFIED), {PAYLOADS.key: payloads})
+    return notifying
 
 
 def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callable[[], None]:

@@ -18,12 +18,20 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import bindparam, event, func, select
+from sqlalchemy import ARRAY, Delete, Insert, Result, Text, Update, bindparam, event, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
 CHANNEL = "combat_events"
-NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
+PAYLOADS = bindparam("changefeed_payloads", type_=ARRAY(Text))
+# One pg_notify per payload, in order, as one value (count() only gathers them): in the RETURNING of the
+# write whose changes they announce, or in a statement of its own (NOTIFY).
+NOTIFIED = (
+    select(func.count(func.pg_notify(CHANNEL, func.unnest(PAYLOADS).column_valued("payload"))))
+    .scalar_subquery()
+    .label("notified")
+)
+NOTIFY = select(NOTIFIED)
 KINDS = ("round", "undo", "encounter", "declaration")
 VERSIONED = ("round", "undo", "encounter")  # kinds whose change bumped the encounter's version
 PENDING = "announced_changes"  # SQLite: the session's notices until its transaction ends
@@ -70,13 +78,37 @@ class Change:
         return cls(**fields)
 
 
+def _postgres(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def _keep_until_commit(session: AsyncSession, changes: tuple[Change, ...]) -> None:
+    session.sync_session.info.setdefault(PENDING, []).extend(changes)
+
+
 async def announce(session: AsyncSession, *changes: Change) -> None:
     """Inside the transaction of the change: delivered at its commit, dropped with its rollback."""
-    if session.get_bind().dialect.name == "postgresql":
-        for change in changes:
-            await session.execute(NOTIFY, {"payload": change.payload()})
+    if not changes:
+        return
+    if _postgres(session):
+        await session.execute(NOTIFY, {PAYLOADS.key: [change.payload() for change in changes]})
     else:
-        session.sync_session.info.setdefault(PENDING, []).extend(changes)
+        _keep_until_commit(session, changes)
+
+
+async def write_and_announce(
+    session: AsyncSession, statement: Insert | Update | Delete, *changes: Change
+) -> Result[Any]:
+    """Run a write of exactly one row and `announce` the changes with it: on PostgreSQL, in that statement's
+    RETURNING (a column `notified`), which saves the notices a round trip of their own. One row, because
+    RETURNING runs once per row written."""
+    if not _postgres(session):
+        result = await session.execute(statement)
+        _keep_until_commit(session, changes)
+        return result
+    payloads = [change.payload() for change in changes]
+    notifying: Result[Any] = await session.execute(statement.returning(NOTIFIED), {PAYLOADS.key: payloads})
+    return notifying
 
 
 def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callable[[], None]:

@@ -2,7 +2,7 @@
 
 PostgreSQL through asyncpg (bench/README.md, "Driver stack"), SQLite through aiosqlite; the same
 SQLAlchemy Core/ORM statements run on both. Services open one transaction each from `Database.sessions`;
-reads of a single statement use `Database.rows`, autocommitted (one statement sees one snapshot).
+single statements use `Database.rows`, autocommitted (one statement sees one snapshot, and commits alone).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from sqlalchemy.pool import QueuePool
 from app.config import Settings
 
 POSTGRES_DRIVER = "asyncpg"
+# SQLite: an execution option for connections that run one statement each, which SQLite makes atomic by
+# itself; the begin hook below sends no BEGIN for them (and so no ROLLBACK at their release).
+SINGLE_STATEMENT = "single_statement"
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -92,7 +95,8 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN")
+        if not connection.get_execution_options().get(SINGLE_STATEMENT):
+            connection.exec_driver_sql("BEGIN")
 
 
 def make_sqlite_folder(database_url: str) -> None:
@@ -129,10 +133,13 @@ class Database:
     def __init__(self, settings: Settings):
         self.engine = make_engine(settings)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        # Same pool; no BEGIN/COMMIT round trips around a read of one statement.
-        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        # Same pool; no BEGIN/COMMIT around a single statement. Not AUTOCOMMIT on SQLite: switching a
+        # connection's isolation level costs a PRAGMA each time it goes back to the pool.
+        single = {SINGLE_STATEMENT: True} if settings.is_sqlite else {"isolation_level": "AUTOCOMMIT"}
+        self._autocommit = self.engine.execution_options(**single)
 
     async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row[Any]]:
+        """One statement, committed by itself (a write too: an INSERT ... RETURNING, say)."""
         async with self._autocommit.connect() as connection:
             return (await connection.execute(statement, parameters)).all()
 

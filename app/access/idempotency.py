@@ -57,7 +57,7 @@ async def idempotency(
     key = service.parse_key(idempotency_key)
     body = await request.body()
     outcome = await service.claim(
-        database.sessions,
+        database,
         scope=scope_of(request, principal),
         key=key,
         print_=service.fingerprint(request.method, request.url.path, body),

@@ -4,13 +4,12 @@ Staging changes neither the encounter's version nor its ETag, yet must never rac
 declaration checked against the state before round n and stored after it would be played in round
 n+1 against a state it was never checked against. So staging *holds* the encounter row (an UPDATE
 that changes nothing, guarded by the version read): on PostgreSQL that row lock orders it against
-every change, and a version that moved means re-read and re-check. A round, for its part, deletes
-exactly the revisions it read; anything else means a declaration changed under it, and it re-runs.
+every change, and a version that moved means re-read and re-check. A round, for its part, takes the
+staged declarations only after it claimed the version (app/rounds/staged.py), so that lock orders the two.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.changefeed import Change, announce
+from app.changefeed import Change, announce, write_and_announce
 from app.db import Database, utcnow
 from app.declarations.schemas import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
@@ -102,18 +101,16 @@ async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, c
         await _hold(session, encounter_id, encounter.version)
         replaced = await session.execute(delete(STAGED).where(STAGED.c.combatant_id == combatant_id))
         staged_at = utcnow()
-        await session.execute(
-            insert(STAGED).values(
-                combatant_id=combatant_id,
-                encounter_id=encounter_id,
-                declaration=stored,
-                dice=dice,
-                revision=uuid.uuid4().hex,
-                staged_at=staged_at,
-            )
+        row = insert(STAGED).values(
+            combatant_id=combatant_id,
+            encounter_id=encounter_id,
+            declaration=stored,
+            dice=dice,
+            staged_at=staged_at,
         )
         # Every screen learns that this combatant declared (the version: staging does not move it).
-        await announce(session, Change.of_declaration(encounter_id, combatant_id, True, encounter.version))
+        declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
+        await write_and_announce(session, row, declared)
     return Staged(read=_full(combatant_id, stored, dice, staged_at), created=not replaced.rowcount)  # type: ignore[attr-defined]
 
 

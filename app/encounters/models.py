@@ -77,9 +77,6 @@ class StagedDeclaration(Base):
     encounter_id: Mapped[str] = mapped_column(ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
     declaration: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # the body's stance/action/technical_actions
     dice: Mapped[dict[str, Any]] = mapped_column(JSONDocument)  # only this combatant's keys
-    # New on every PUT: a round deletes exactly the revisions it read, so a declaration staged or
-    # withdrawn while the round was being resolved is noticed instead of silently lost.
-    revision: Mapped[str] = mapped_column(String(32))
     staged_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

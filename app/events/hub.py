@@ -19,7 +19,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import make_url
 
-from app.changefeed import CHANNEL, NOTIFY, Change, on_commit
+from app.changefeed import CHANNEL, NOTIFY, PAYLOADS, Change, on_commit
 from app.config import Settings
 from app.db import Database
 from app.events import reads
@@ -80,7 +80,7 @@ class EventHub:
             self._enqueue(change)
             return
         try:
-            await self.database.rows(NOTIFY, {"payload": change.payload()})
+            await self.database.rows(NOTIFY, {PAYLOADS.key: [change.payload()]})
         except Exception:  # noqa: BLE001 (the database is down: other workers' listeners broke too, and resync)
             log.warning("could not publish %s; local subscribers only", change, exc_info=True)
             self._enqueue(change)

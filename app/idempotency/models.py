@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Integer, LargeBinary, String
+from sqlalchemy import Integer, LargeBinary, String, Table
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONDocument, UTCDateTime, utcnow
@@ -24,3 +24,6 @@ class IdempotencyKey(Base):
     status_code: Mapped[int | None] = mapped_column(Integer)
     headers: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
+
+
+IDEMPOTENCY_KEYS = cast(Table, IdempotencyKey.__table__)  # for Core statements (declarative types it as a FromClause)

@@ -1,6 +1,6 @@
 """The Idempotency-Key header (IETF draft), with Stripe's semantics.
 
-A key is claimed in its own short transaction (state in_progress, with a lease). The work then
+A key is claimed before the work, committed at once (state in_progress, with a lease). The work then
 runs, and the response is written to the key *in the work's own transaction*, so a round and
 its key commit together or not at all. Outcomes for a request that carries a key:
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db import utcnow
-from app.idempotency.models import IdempotencyKey
+from app.db import Database, utcnow
+from app.idempotency.models import IDEMPOTENCY_KEYS, IdempotencyKey
 from app.problems import ServiceError
 from app.responses import Reply
 
@@ -90,58 +90,45 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     return hashlib.sha256(method.encode() + b" " + path.encode() + b"\n" + canonical).hexdigest()
 
 
-async def _insert_if_absent(session: AsyncSession, row: dict[str, Any]) -> bool:
-    """INSERT ... ON CONFLICT DO NOTHING. Writing first matters on SQLite: a transaction that read
-    before writing could be refused the write lock; one that writes first simply waits for it."""
-    dialect = session.get_bind().dialect.name
-    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+async def _insert_if_absent(database: Database, row: dict[str, Any]) -> bool:
+    """INSERT ... ON CONFLICT DO NOTHING, a statement committed by itself: a new key (the usual case)
+    costs no transaction around it. Writing first matters on SQLite: a transaction that read before
+    writing could be refused the write lock; a write simply waits for it."""
+    insert = postgresql_insert if database.engine.dialect.name == "postgresql" else sqlite_insert
     statement = insert(IdempotencyKey).values(**row).on_conflict_do_nothing().returning(IdempotencyKey.key)
-    return (await session.execute(statement)).first() is not None
+    return bool(await database.rows(statement, {}))
 
 
-async def claim(
-    sessions: async_sessionmaker[AsyncSession], *, scope: str, key: str, print_: str, lease_seconds: float
-) -> Claim | Reply:
-    """Claim the key for this request, or return the response to replay."""
+async def claim(database: Database, *, scope: str, key: str, print_: str, lease_seconds: float) -> Claim | Reply:
+    """Claim the key for this request, or return the response to replay. Each statement commits alone:
+    the INSERT and the takeover are compare-and-sets by themselves, and the read in between decides
+    nothing they do not check again."""
     lease = secrets.token_hex(16)
     now = utcnow()
-    async with sessions() as session, session.begin():
-        if await _insert_if_absent(
-            session,
-            dict(
-                scope=scope,
-                key=key,
-                fingerprint=print_,
-                state="in_progress",
-                lease=lease,
-                locked_at=now,
-                created_at=now,
-            ),
-        ):
-            return Claim(scope, key, lease)
-        found = await session.get(IdempotencyKey, (scope, key))
-        if found is None:  # purged between the two statements: rare enough to ask for a retry
-            raise KeyInUse("This key changed hands just now; retry in a moment.")
-        if found.fingerprint != print_:
-            raise KeyReused("Send a new Idempotency-Key for a different request.")
-        if found.state == "completed":
-            return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
-        if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
-            raise KeyInUse("The first request with this key has not finished; retry in a moment.")
-        taken = await session.execute(
-            update(IdempotencyKey)
-            .where(
-                IdempotencyKey.scope == scope,
-                IdempotencyKey.key == key,
-                IdempotencyKey.lease == found.lease,
-                IdempotencyKey.state == "in_progress",
-            )
-            .values(lease=lease, locked_at=now)
-            .execution_options(synchronize_session=False)
-        )
-        if taken.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
-            raise KeyInUse("Another retry took this key over; retry in a moment.")
+    row = dict(scope=scope, key=key, fingerprint=print_, state="in_progress", lease=lease, locked_at=now)
+    if await _insert_if_absent(database, {**row, "created_at": now}):
         return Claim(scope, key, lease)
+    this_key = (IdempotencyKey.scope == scope) & (IdempotencyKey.key == key)
+    rows = await database.rows(select(*IDEMPOTENCY_KEYS.c).where(this_key), {})
+    if not rows:  # purged between the two statements: rare enough to ask for a retry
+        raise KeyInUse("This key changed hands just now; retry in a moment.")
+    found = rows[0]
+    if found.fingerprint != print_:
+        raise KeyReused("Send a new Idempotency-Key for a different request.")
+    if found.state == "completed":
+        return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
+    if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
+        raise KeyInUse("The first request with this key has not finished; retry in a moment.")
+    taken = await database.rows(
+        update(IdempotencyKey)
+        .where(this_key, IdempotencyKey.lease == found.lease, IdempotencyKey.state == "in_progress")
+        .values(lease=lease, locked_at=now)
+        .returning(IdempotencyKey.key),
+        {},
+    )
+    if not taken:
+        raise KeyInUse("Another retry took this key over; retry in a moment.")
+    return Claim(scope, key, lease)
 
 
 async def release(sessions: async_sessionmaker[AsyncSession], held: Claim) -> None:

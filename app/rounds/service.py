@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.changefeed import Change, announce
+from app.changefeed import Change, write_and_announce
 from app.db import Database, utcnow
 from app.encounters import mapping as combatants_mapping
 from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
@@ -31,7 +31,7 @@ from app.responses import Reply
 from app.rounds import mapping
 from app.rounds.models import ROUNDS
 from app.rounds.schemas import ResolveRequest, RoundCreate
-from app.rounds.staged import clear_staged, take_staged
+from app.rounds.staged import take_staged
 from app.transactions import retry_stale_snapshot, write_transaction
 
 
@@ -67,37 +67,36 @@ async def resolve_next_round(
 ) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
     async with write_transaction(session):
-        # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in,
-        # one UPDATE, one INSERT and one executemany out.
+        # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in; the
+        # version's UPDATE, the staged declarations' DELETE, one INSERT (announcing) and one executemany out.
         keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
         rows = (await session.execute(ENCOUNTER_WITH_COMBATANTS, keys)).all()
         encounter = encounter_from_rows(rows, encounter_id)
         check_if_match(if_match, encounter.version)
-        round_in, staged = await take_staged(session, encounter, round_in)  # the body's win over staged ones
         number = encounter.round + 1
+        # The claim comes first: it holds the encounter's row, which orders the staged declarations' taking.
+        version = await claim_version(session, encounter_id, encounter.version, round=number)
+        round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
         before = [combatants_mapping.snapshot(r) for r in encounter.combatants]
         current = (combatants_mapping.combatant_from_row(r) for r in encounter.combatants)
         result = _resolve(number, current, round_in, encounter.rules)
         document = result_to_json(result)
-        version = await claim_version(session, encounter_id, encounter.version, round=number)
-        cleared = await clear_staged(session, staged, version)  # used or overridden: every staged one goes
         changes = [combatants_mapping.state_values(s) for s in result.combatants]
-        await session.execute(
-            insert(ROUNDS).values(
-                encounter_id=encounter_id,
-                number=number,
-                document=document,
-                request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-                state_before={"next_position": encounter.next_position, "combatants": before},
-                state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
-                created_at=utcnow(),
-            )
+        stored = insert(ROUNDS).values(
+            encounter_id=encounter_id,
+            number=number,
+            document=document,
+            request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
+            state_before={"next_position": encounter.next_position, "combatants": before},
+            state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
+            created_at=utcnow(),
         )
+        # delivered at commit: the round, then every staged declaration it took
+        await write_and_announce(session, stored, Change.of_round(encounter_id, number, version), *cleared)
         if changes:
             await session.execute(UPDATE_STATE, [{"row_id": change.pop("id"), **change} for change in changes])
         reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
         await record(session, claim, reply)
-        await announce(session, Change.of_round(encounter_id, number, version), *cleared)  # delivered at commit
     return reply
 
 
@@ -199,9 +198,11 @@ async def undo_round(
                 f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
             )
         this_round = (ROUNDS.c.encounter_id == encounter_id) & (ROUNDS.c.number == number)
-        before = (await session.execute(select(ROUNDS.c.state_before).where(this_round))).scalar_one()
+        # The next position as it was, read by the claim itself from the round's snapshot (the claim comes
+        # first: it holds the encounter's row, as everything that deletes rounds does before they go).
+        next_position = select(ROUNDS.c.state_before["next_position"].as_integer()).where(this_round)
         version = await claim_version(
-            session, encounter_id, encounter.version, round=number - 1, next_position=before["next_position"]
+            session, encounter_id, encounter.version, round=number - 1, next_position=next_position.scalar_subquery()
         )
         # Declarations staged after the undone round were made knowing its outcome, for the round after it:
         # the replayed round starts from a clean slate, and every screen is told (declared: false).
@@ -209,9 +210,10 @@ async def undo_round(
             delete(STAGED).where(STAGED.c.encounter_id == encounter_id).returning(STAGED.c.combatant_id)
         )
         cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn.scalars()]
+        undone = delete(ROUNDS).where(this_round).returning(ROUNDS.c.state_before)
+        changes = (Change.of_undo(encounter_id, number, version), *cleared)
+        before = (await write_and_announce(session, undone, *changes)).one().state_before  # delivered at commit
         await _restore_combatants(session, encounter, before["combatants"])
-        await session.execute(delete(ROUNDS).where(this_round))
-        await announce(session, Change.of_undo(encounter_id, number, version), *cleared)
     return version
 
 

@@ -1,48 +1,32 @@
 """Staged declarations as a round sees them: the table, the check a round would make, and the round's
-use of them (taken into its body, cleared in its transaction). Staging itself is app/declarations,
+use of them (taken out of the table into its body, in its transaction). Staging itself is app/declarations,
 which builds on this module (a round must not depend on the endpoints that stage)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.changefeed import Change
 from app.encounters import mapping as combatants_mapping
-from app.encounters.models import COMBATANTS, STAGED
+from app.encounters.models import STAGED
 from app.encounters.store import EncounterRecord
 from app.problems import ServiceError, pointer
 from app.resolver import ResolverError, RoundInput, build_ruleset
 from app.resolver.validate import validate_round
 from app.rounds import mapping
 from app.rounds.schemas import DeclarationIn, RoundCreate
-from app.transactions import StaleSnapshot
 
 ROUND_PREFIX = "/declarations/0"  # where the resolver's issues about the one declaration checked point
-
-
-STAGED_IN_ORDER = (
-    select(STAGED).join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id).order_by(COMBATANTS.c.position)
-)
 
 
 class InvalidStagedDeclaration(ServiceError):
     """A staged declaration the encounter changed under (a target removed, a rule changed)."""
 
     status, type, title = 422, "invalid-staged-declaration", "A staged declaration no longer fits the encounter"
-
-
-@dataclass(frozen=True)
-class Taken:
-    """What a round read of the staged declarations: every (combatant, revision), used or overridden."""
-
-    encounter_id: str
-    version: int
-    revisions: frozenset[tuple[str, str]]
 
 
 def declaration(combatant_id: str, stored: Mapping[str, Any]) -> DeclarationIn:
@@ -83,17 +67,29 @@ def issues(encounter: EncounterRecord, declared: DeclarationIn, dice: Mapping[st
 
 
 async def take_staged(
-    session: AsyncSession, encounter: EncounterRecord, round_in: RoundCreate
-) -> tuple[RoundCreate, Taken]:
+    session: AsyncSession, encounter: EncounterRecord, round_in: RoundCreate, version: int
+) -> tuple[RoundCreate, list[Change]]:
     """The round's body with the staged declarations of every combatant it does not declare for (the
     body wins), and their staged dice joined to the body's (the body's win). Dice staged with a
-    declaration the body overrode are dropped. In the resolving transaction, before the round."""
-    rows = (await session.execute(STAGED_IN_ORDER.where(STAGED.c.encounter_id == encounter.id))).all()
-    taken = Taken(encounter.id, encounter.version, frozenset((row.combatant_id, row.revision) for row in rows))
+    declaration the body overrode are dropped. Every staged declaration is deleted, used or overridden;
+    returns the `declared: false` changes to announce (at the round's `version`).
+
+    In the round's transaction, *after* it claimed the encounter's version: whatever changes a staged
+    declaration (staging, withdrawing, removing a combatant, undo) holds the encounter's row first, so
+    on PostgreSQL this DELETE, a statement started after the claim, sees every one committed before it
+    and none can change until the round commits; on SQLite the claim is the write lock itself."""
+    deleted = await session.execute(
+        delete(STAGED)
+        .where(STAGED.c.encounter_id == encounter.id)
+        .returning(STAGED.c.combatant_id, STAGED.c.declaration, STAGED.c.dice)
+    )
+    position = {row["id"]: row["position"] for row in encounter.combatants}
+    rows = sorted(deleted.all(), key=lambda row: position[row.combatant_id])
+    cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in rows]
     declared = {d.combatant for d in round_in.declarations}
     used = [row for row in rows if row.combatant_id not in declared]
     if not used:
-        return round_in, taken
+        return round_in, cleared
     stale = []
     for row in used:
         for where, field, why in issues(encounter, declaration(row.combatant_id, row.declaration), row.dice):
@@ -116,20 +112,4 @@ async def take_staged(
             "dice": {**staged_dice, **round_in.dice},
         }
     )
-    return merged, taken
-
-
-async def clear_staged(session: AsyncSession, taken: Taken, version: int) -> list[Change]:
-    """Delete every staged declaration of the round's encounter, in the round's transaction, after it
-    claimed the encounter's version; if they are not exactly the ones the round read, re-run the round.
-    Returns the `declared: false` changes to announce (at the round's version)."""
-    deleted = (
-        await session.execute(
-            delete(STAGED)
-            .where(STAGED.c.encounter_id == taken.encounter_id)
-            .returning(STAGED.c.combatant_id, STAGED.c.revision)
-        )
-    ).all()
-    if frozenset((row.combatant_id, row.revision) for row in deleted) != taken.revisions:
-        raise StaleSnapshot(taken.version)
-    return [Change.of_declaration(taken.encounter_id, row.combatant_id, False, version) for row in deleted]
+    return merged, cleared

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import pytest
 
 from app.db import Database
-from app.encounters.store import ENCOUNTER_WITH_COMBATANTS, claim_version, encounter_from_rows
+from app.declarations import service as declarations
+from app.rounds import service as rounds
 from app.rounds.schemas import RoundCreate
-from app.rounds.staged import clear_staged, take_staged
-from app.transactions import StaleSnapshot
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.conftest import new_campaign_key
 
@@ -256,28 +258,89 @@ def test_undo_withdraws_declarations_staged_after_the_undone_round(client, table
     assert client.put(table.declaration(table.ala), json=_attack_body(table.bolek)).status_code == 201
 
 
-def test_a_round_that_read_declarations_changed_under_it_re_runs(client, table, settings):
-    """A declaration staged between a round's read and its write would otherwise be cleared unused."""
-    client.put(table.declaration(table.ala), json=_attack_body(table.bolek))
-    campaign = client.get("/v1/campaign").json()["id"]
-    keys = {"encounter_id": table.url.rsplit("/", 1)[1], "campaign_id": campaign}
+def _resolve_beside_the_app(settings, client, encounter_id: str, body: dict) -> dict:
+    """Resolve a round through the service on a connection of its own, on this thread, while the app goes
+    on serving the client's requests on its own thread: a hook can then make a request mid-round."""
+    campaign_id = client.get("/v1/campaign").json()["id"]
 
-    async def round_racing_a_put() -> None:
-        database = Database(settings)  # a connection of its own, beside the app's
+    async def resolve() -> dict:
+        database = Database(settings)
         try:
-            async with database.sessions() as session, session.begin():
-                rows = (await session.execute(ENCOUNTER_WITH_COMBATANTS, keys)).all()
-                encounter = encounter_from_rows(rows, keys["encounter_id"])
-                merged, taken = await take_staged(session, encounter, RoundCreate())
-                assert [d.combatant for d in merged.declarations] == [table.ala]
-                # meanwhile, on another connection, Bolek stages (the app runs on its own thread)
-                assert client.put(table.declaration(table.bolek), json={"stance": "defensive"}).status_code == 201
-                with pytest.raises(StaleSnapshot):  # SQLite: at the version claim; PostgreSQL: at the clearing
-                    version = await claim_version(session, encounter.id, encounter.version, round=1)
-                    await clear_staged(session, taken, version)
-                await session.rollback()
+            async with database.sessions() as session:
+                reply = await rounds.resolve_next_round(
+                    session=session,
+                    campaign_id=campaign_id,
+                    encounter_id=encounter_id,
+                    round_in=RoundCreate.model_validate(body),
+                    if_match=None,
+                )
         finally:
             await database.dispose()
+        assert reply.status_code == 201, reply.body
+        return json.loads(reply.body)
 
-    asyncio.run(round_racing_a_put())
-    assert len(_staged(client, table)["declarations"]) == 2
+    return asyncio.run(resolve())
+
+
+@pytest.fixture
+def duel(client):
+    """Ala, and Bolek whom her blow in round 1 (`killing`, the body) takes out of the fight before he acts."""
+    encounter = create_encounter(client, fighter("Ala", initiative=30), fighter("Bolek", vitality=1, defense=0))
+    ala, bolek = (c["id"] for c in encounter["combatants"])
+    killing = {"declarations": [attack(ala, bolek)], "dice": {f"{ala}.attack.1": 1, f"{ala}.damage.1": [8]}}
+    return encounter["id"], ala, bolek, killing
+
+
+def test_a_declaration_staged_before_the_round_holds_the_encounter_is_used_and_cleared(
+    client, settings, duel, monkeypatch
+):
+    """Staged between the round's read of the encounter and its claim of the version: checked against the
+    state before the round, so the round uses it, and clears it (not kept for the next round as well)."""
+    encounter_id, ala, bolek, killing = duel
+    url = f"/v1/encounters/{encounter_id}"
+    staged: list[int] = []
+    claim = rounds.claim_version
+
+    async def stage_then_claim(*args, **kwargs):
+        if not staged:  # SQLite re-runs the round once (its snapshot went stale): stage only the first time
+            staged.append(client.put(f"{url}/declarations/{bolek}", json=_attack_body(ala)).status_code)
+        return await claim(*args, **kwargs)
+
+    monkeypatch.setattr(rounds, "claim_version", stage_then_claim)
+    document = _resolve_beside_the_app(settings, client, encounter_id, killing)
+    assert staged == [201]
+    assert [(a["actor"], a["result"]) for a in document["actions"]] == [(ala, "wound"), (bolek, "actor_down")]
+    assert client.get(f"{url}/declarations").json() == {"round": 2, "declarations": []}
+
+
+def test_a_declaration_staged_while_the_round_holds_the_encounter_waits_and_is_checked_after_it(
+    client, settings, duel, monkeypatch
+):
+    """Staged once the round has claimed the version: it waits for the round and is checked against the
+    round's outcome (Bolek is down: 422), never used by the round nor kept from before it."""
+    encounter_id, ala, bolek, killing = duel
+    url = f"/v1/encounters/{encounter_id}"
+    holding = threading.Event()
+    hold, take = declarations._hold, rounds.take_staged
+
+    async def announced_hold(*args, **kwargs):
+        holding.set()
+        return await hold(*args, **kwargs)
+
+    with ThreadPoolExecutor(1) as pool:
+        put: list[Future] = []
+
+        async def stage_meanwhile(*args, **kwargs):
+            if not put:
+                put.append(pool.submit(client.put, f"{url}/declarations/{bolek}", json=_attack_body(ala)))
+                assert holding.wait(timeout=10), "the staging request never reached the encounter's row"
+            return await take(*args, **kwargs)
+
+        monkeypatch.setattr(declarations, "_hold", announced_hold)
+        monkeypatch.setattr(rounds, "take_staged", stage_meanwhile)
+        document = _resolve_beside_the_app(settings, client, encounter_id, killing)
+        refused = put[0].result(timeout=30)
+    assert [a["actor"] for a in document["actions"]] == [ala]
+    assert_problem(refused, 422, "invalid-round")
+    assert "cannot declare anything" in refused.json()["detail"]  # he is down: the round's outcome
+    assert client.get(f"{url}/declarations").json() == {"round": 2, "declarations": []}

@@ -1,15 +1,13 @@
 """Persisted rounds: a long fight, history, replay, undo and redo, restart."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from fastapi.testclient import TestClient
-from sqlalchemy import event, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import select
 
-from app.encounters.models import COMBATANTS, STAGED
+from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
 from app.main import create_app
 from tests.api.helpers import assert_problem, attack, fighter, start_fight
+from tests.api.statements import statements_sent
 from tests.conftest import new_campaign_key
 
 
@@ -112,21 +110,6 @@ def test_undo_returns_to_the_snapshot_taken_before_the_round(client, fight):
     assert client.get(url).json()["combatants"] == original  # edits between the rounds went with round 2's past
 
 
-@contextmanager
-def statements_run() -> Iterator[list[str]]:
-    """Every SQL statement any engine runs meanwhile (the service's included), as sent."""
-    seen: list[str] = []
-
-    def record(_connection, _cursor, statement, *_args) -> None:
-        seen.append(" ".join(statement.split()).lower())
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
-
-
 def _stored_rows(inspect_database, encounter_id):
     """The encounter's combatant rows as stored, every column, in position order."""
     with inspect_database() as session:
@@ -145,13 +128,28 @@ def test_undo_updates_the_combatants_in_place(client, fight, inspect_database):
         f"{ids[0]}.attack.1": 1, f"{ids[0]}.damage.1": [8]}})
     assert fought.status_code == 201, fought.text
     assert _stored_rows(inspect_database, encounter_id) != stored_before, "the round changed a combatant"
-    with statements_run() as statements:
+    with statements_sent(client.app) as statements:
         assert client.delete(f"{url}/rounds/1").status_code == 204
-    replaced = [s for s in statements if s.startswith(("delete from combatants", "insert into combatants"))]
+    replaced = [s for s in statements if s.startswith(("delete combatants", "insert combatants"))]
     assert replaced == [], "the rows are updated where they are, not deleted and inserted again"
     assert [s for s in statements if s.startswith("update combatants")], "and they are updated"
     assert _stored_rows(inspect_database, encounter_id) == stored_before, "every column as it was"
     assert client.get(url).json()["combatants"] == seen_before
+
+
+def test_undo_puts_the_next_position_back(client, fight, inspect_database):
+    url, _ = fight
+    encounter_id = url.rsplit("/", 1)[1]
+
+    def next_position():
+        with inspect_database() as session:
+            return session.scalar(select(ENCOUNTERS.c.next_position).where(ENCOUNTERS.c.id == encounter_id))
+
+    assert client.post(f"{url}/rounds", json={"declarations": [], "seed": 1}).status_code == 201
+    assert client.post(f"{url}/combatants", json=fighter("Latecomer")).status_code == 201
+    assert next_position() == 4
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    assert next_position() == 3, "as before the round: the latecomer's place is free again"
 
 
 def test_undo_keeps_the_rows_of_those_there_throughout_and_leaves_no_other(client, fight, inspect_database):
@@ -164,10 +162,10 @@ def test_undo_keeps_the_rows_of_those_there_throughout_and_leaves_no_other(clien
     assert client.put(f"{url}/declarations/{latecomer}", json={"action": {"type": "none"}}).status_code == 201
     assert client.delete(f"{url}/combatants/{ids[2]}").status_code == 204
     assert client.patch(f"{url}/combatants/{ids[1]}", json={"blood": 1}).status_code == 200
-    with statements_run() as statements:
+    with statements_sent(client.app) as statements:
         assert client.delete(f"{url}/rounds/1").status_code == 204
-    deleted = [s for s in statements if s.startswith("delete from combatants")]
-    inserted = [s for s in statements if s.startswith("insert into combatants")]
+    deleted = [s for s in statements if s.startswith("delete combatants")]
+    inserted = [s for s in statements if s.startswith("insert combatants")]
     assert (len(deleted), len(inserted)) == (1, 1), "only the latecomer goes, only the removed one comes back"
     assert _stored_rows(inspect_database, encounter_id) == stored_before
     with inspect_database() as session:

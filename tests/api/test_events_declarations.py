@@ -51,14 +51,16 @@ def test_a_round_clears_them_on_every_screen_and_a_retry_sends_nothing_new(serve
         assert _stage(world, a, secrets["player"]) == 201
         assert events.next().event == "declaration"
         key = {"Idempotency-Key": "the-round"}
-        posted = api.post(f"{url}/rounds", json={"seed": 1}, headers=key)
+        # a's staged attack misses (a natural 20): b must stay active to stage after the round
+        body = {"seed": 1, "dice": {f"{a}.attack.1": 20}}
+        posted = api.post(f"{url}/rounds", json=body, headers=key)
         assert posted.status_code == 201
         version = int(posted.headers["etag"].strip('"'))
         round_event = events.next()
         assert round_event.event == "round" and round_event.json() == posted.json()
         _declared(events.next(), a, False, version)
         # a retry replays the stored answer: no second round, no event; the next change is the next event
-        assert api.post(f"{url}/rounds", json={"seed": 1}, headers=key).headers["idempotent-replayed"] == "true"
+        assert api.post(f"{url}/rounds", json=body, headers=key).headers["idempotent-replayed"] == "true"
         assert _stage(world, b, secrets["owner"], action={"type": "none"}) == 201
         _declared(events.next(), b, True, version)
 

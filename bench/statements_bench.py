@@ -23,41 +23,23 @@ from pathlib import Path
 
 import httpx
 import psycopg
+import wrk_endpoints  # bench/ is this script's folder, hence on sys.path
+from wrk_endpoints import FIGHTER, PG, cpu_seconds, recreate
 
-PG = "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/"
-FIGHTER = {"initiative": 20, "attack": 14, "defense": 4, "weapon": "long_sword", "vitality": 1000, "armor": 100}
-ENV = {"RATE_LIMIT_PER_KEY_PER_MINUTE": "100000000", "RATE_LIMIT_ANONYMOUS_PER_MINUTE": "100000000"}
-
-
-def recreate(database: str) -> None:
-    with psycopg.connect("host=127.0.0.1 user=postgres password=postgres dbname=postgres", autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        c.execute(f'CREATE DATABASE "{database}"')
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+ENV = {
+    "RATE_LIMIT_PER_KEY_PER_MINUTE": "100000000",
+    "RATE_LIMIT_ANONYMOUS_PER_MINUTE": "100000000",
+    "LOG_LEVEL": "WARNING",  # no access line per request
+}
 
 
 def serve(code: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """One uvicorn worker of the build in `code`, which must import its own app, not an installed one."""
     imported = subprocess.run([sys.executable, "-c", "import app; print(app.__file__)"], cwd=code,
                               capture_output=True, text=True, check=True).stdout.strip()
     assert Path(imported).resolve().is_relative_to(code.resolve()), f"{code} would serve {imported}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port), "--loop", "uvloop",
-         "--http", "httptools", "--no-access-log", "--log-level", "warning"],
-        cwd=code, env={**os.environ, **env}, stdout=subprocess.DEVNULL)  # the app's own access lines
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    process.kill()
-    raise SystemExit(f"{code} did not come up on port {port}")
+    args = ["app.main:create_app", "--factory", "--port", str(port), "--loop", "uvloop", "--http", "httptools"]
+    return wrk_endpoints.serve(args, code, env, f"http://127.0.0.1:{port}/healthz")
 
 
 def timed(pid: int, requests: int, send: Callable[[int], httpx.Response], first: int) -> tuple[float, float]:

@@ -72,7 +72,8 @@ class Served:
 
     def client(self, secret: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {secret}"} if secret else {}
-        return httpx.Client(base_url=self.base_url, headers=headers, timeout=httpx.Timeout(10.0, read=5.0))
+        # generous: a timeout here guards against a hang, it does not measure speed
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=httpx.Timeout(30.0))
 
 
 @dataclass

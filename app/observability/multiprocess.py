@@ -24,7 +24,7 @@ ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 def multiprocess_dir() -> str | None:
     """The folder when multiprocess mode is on. Set at all means on, as prometheus_client decides it."""
-    return os.environ[ENV] if ENV in os.environ else None
+    return os.environ.get(ENV)
 
 
 def mark_worker_dead() -> None:

@@ -23,13 +23,12 @@ from collections.abc import Mapping, Sequence
 from app.resolver.bounds import INITIATIVE, MAX_COMBATANTS
 from app.resolver.dice import SeededDice
 from app.resolver.model import Combatant
-from app.resolver.ruleset import STATUSES, Ruleset, WeaponProfile
-from app.resolver.wounds import armor_points, filled_wounds
+from app.resolver.ruleset import Ruleset, WeaponProfile, WoundClass
+from app.resolver.wounds import SEVERITY, armor_points, filled_wounds
 
 from .seeds import pick, round_seed, target_picks
 
-ACTIVE, UNCONSCIOUS, DEAD = 0, 1, 2  # STATUSES' order: a status only ever moves up
-STATUS_RANK = {status: rank for rank, status in enumerate(STATUSES)}
+ACTIVE, UNCONSCIOUS, DEAD = 0, 1, 2  # wounds.SEVERITY of each status: a status only ever moves up
 D20 = 20
 FOREVER = 1 << 60  # the last round of an effect that lasts until removed
 
@@ -50,16 +49,6 @@ def action_key(score: int, initiative: int, rank: int, seq: int) -> int:
 def die_key(key: str, index: int) -> bytes:
     """A die as SeededDice.roll_encoded takes it."""
     return key.encode() + bytes((index,))
-
-
-class WoundRow:
-    __slots__ = ("min", "penalty", "bleed", "forces")
-
-    def __init__(self, min: int, penalty: int, bleed: int, forces: int) -> None:
-        self.min = min
-        self.penalty = penalty
-        self.bleed = bleed
-        self.forces = forces  # a status rank; ACTIVE forces nothing
 
 
 class EffectRow:
@@ -175,10 +164,6 @@ class Arena:
         self.natural_miss = ruleset.natural_miss
         self.margin_divisor = ruleset.margin_divisor
         self.turn_length = ruleset.turn_length
-        self.wound_rows = [
-            WoundRow(row.min, row.penalty, row.bleed, STATUS_RANK[row.forces or "active"])
-            for row in ruleset.wound_classes
-        ]
         self.start = self.fighters(combatants)
 
     def fighters(self, combatants: Sequence[Combatant]) -> list[Fighter]:
@@ -198,7 +183,7 @@ class Arena:
             ]
             blood = c.vitality if c.blood is None else c.blood
             bleed = sum([w.bleed or 0 for w in wounds])
-            fighters.append(Fighter(profile, STATUS_RANK[c.status], blood, c.weapon_ready, penalty, bleed, effects))
+            fighters.append(Fighter(profile, SEVERITY[c.status], blood, c.weapon_ready, penalty, bleed, effects))
         return fighters
 
     def fight(self, fighters: list[Fighter], seed: int, first_round: int, max_rounds: int) -> int:
@@ -276,7 +261,7 @@ class Arena:
         """Section 6 for actions[start:end], all reading the state as the tick began; applied at its end."""
         drawn: list[Fighter] = []
         wounded: list[Fighter] = []
-        rows: list[WoundRow] = []
+        rows: list[WoundClass] = []
         rank_mask = (1 << RANK_BITS) - 1
         for index in range(start, end):
             key = actions[index]
@@ -300,7 +285,7 @@ class Arena:
             for damage_key in a.damage_keys[seq - 1]:
                 blow += dice.roll_encoded(damage_key, a.damage_sides)
             t = target.profile
-            row = self.wound_for(blow - t.armor - t.toughness)
+            row = self.ruleset.wound_for(blow - t.armor - t.toughness)
             if row is not None:
                 wounded.append(target)
                 rows.append(row)
@@ -309,17 +294,8 @@ class Arena:
         for target, row in zip(wounded, rows):
             target.penalty += row.penalty
             target.bleed += row.bleed
-            if row.forces > target.status:
-                target.status = row.forces
-
-    def wound_for(self, effective: int) -> WoundRow | None:
-        """Ruleset.wound_for, on the rows as numbers."""
-        found = None
-        for row in self.wound_rows:
-            if effective < row.min:
-                break
-            found = row
-        return found
+            if row.forces is not None and SEVERITY[row.forces] > target.status:
+                target.status = SEVERITY[row.forces]
 
     def settle_turn(self, fighters: list[Fighter]) -> None:
         """Section 7: the living bleed and their effects drain or restore blood; then blood decides."""

@@ -14,12 +14,13 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from app.odds.arena import STATUS_RANK, Arena, Fighter, action_key
+from app.odds.arena import Arena, Fighter, action_key
 from app.odds.seeds import fight_seed
 from app.odds.simulate import FightSetup, play_fight, play_fight_by_rounds, play_rounds
 from app.resolver import Combatant, build_ruleset
 from app.resolver.errors import ResolverError
 from app.resolver.ruleset import DEFAULT_RULES, STATUSES
+from app.resolver.wounds import SEVERITY
 from tests.resolver.test_properties import PROPERTY, combatants, ids, long_actions
 
 SIDES = ["red", "blue", "green"]
@@ -80,7 +81,7 @@ def fights(draw, with_long_actions: bool = False) -> tuple[FightSetup, dict]:
 def numbers(c: Combatant) -> tuple:
     """What the Arena keeps of a combatant the resolver reported."""
     return (
-        STATUS_RANK[c.status],
+        SEVERITY[c.status],
         c.vitality if c.blood is None else c.blood,
         c.weapon_ready,
         sum(w.penalty or 0 for w in c.wounds),

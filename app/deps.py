@@ -1,6 +1,8 @@
-"""Typed dependency aliases: what a router, service or access check needs, said in its signature.
+"""The worker's shared objects as typed dependencies: what a router, service or access check needs, said
+in its signature.
 
-The only module besides app/main.py that reads app.state (main.py puts each worker's shared objects there).
+Composition, beside main.py: the only module besides it that reads app.state (main.py puts each worker's
+shared objects there). It imports only the bottom layer (config, platform), so every layer may use it.
 Every dependency is async although none awaits: FastAPI runs a sync one in the thread pool, a hop per request.
 """
 
@@ -10,12 +12,12 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from cachetools import TTLCache
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db import Database
-from app.ratelimit.limiter import RateLimiter
+from app.platform.db import Database
+from app.platform.ratelimit import RateLimiter
 
 
 async def get_settings(request: Request) -> Settings:
@@ -56,24 +58,8 @@ async def get_odds_runner(request: Request) -> object:
     return request.app.state.odds_runner
 
 
-def client_address(request: Request) -> str:
-    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
-    return request.client.host if request.client else "unknown"
-
-
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 DatabaseDep = Annotated[Database, Depends(get_database)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 CredentialCacheDep = Annotated[TTLCache[str, Any], Depends(get_credential_cache)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
-
-IfMatch = Annotated[
-    str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)
-]
-IfNoneMatch = Annotated[
-    str | None,
-    Header(description='The ETag you last read, e.g. "7": while it is current, a 304 without a body.', max_length=200),
-]
-NOT_MODIFIED = {"description": "Not modified: the ETag in If-None-Match is still current (no body)."}
-Limit = Annotated[int, Query(ge=1, le=100, description="Page size.")]
-Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip.")]

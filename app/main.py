@@ -10,26 +10,28 @@ from cachetools import TTLCache
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app.access.idempotency import install_replay_handler
 from app.access.router import router as access_router
-from app.apidocs import install_docs
 from app.config import Settings, get_settings
-from app.db import Database
-from app.declarations.router import router as declarations_router
-from app.encounters.router import router as encounters_router
+from app.encounters.routes.combatants import router as combatants_router
+from app.encounters.routes.declarations import router as declarations_router
+from app.encounters.routes.encounters import router as encounters_router
+from app.encounters.routes.rounds import router as rounds_router
 from app.events.hub import EventHub
 from app.events.router import router as events_router
+from app.idempotency.dependency import install_replay_handler
 from app.idempotency.purge import purge_idempotency_keys_forever
-from app.limits import BodySizeLimit
 from app.observability import install_observability, mark_worker_dead
 from app.odds.router import router as odds_router
 from app.odds.runner import OddsRunner
-from app.openapi import install_openapi, operation_id
-from app.problem_pages import router as problem_pages_router
-from app.problems import ServiceUnavailable, install_problem_handlers
-from app.ratelimit.limiter import RateLimiter
-from app.rounds.router import router as rounds_router
+from app.platform.db import Database
+from app.platform.errors import ServiceUnavailable
+from app.platform.ratelimit import RateLimiter
 from app.table.router import install_table
+from app.web.body_size import BodySizeLimit
+from app.web.docs import install_docs
+from app.web.openapi import install_openapi, operation_id
+from app.web.problems.handlers import install_problem_handlers
+from app.web.problems.pages import router as problem_pages_router
 
 DESCRIPTION = """
 Combat bookkeeping for **Dziedzictwo Cieni**: initiative with weapon delays, stances, hits, blows,
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(access_router)
     install_docs(app)
     app.include_router(encounters_router)
+    app.include_router(combatants_router)
     app.include_router(rounds_router)
     app.include_router(declarations_router)
     app.include_router(events_router)

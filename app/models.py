@@ -1,7 +1,10 @@
-"""Every ORM model, imported in one place so Base.metadata knows all tables (Alembic, tests)."""
+"""The table registry: every package's tables imported in one place, so `metadata` knows them all
+(Alembic, tests)."""
 
-from app.access.models import Campaign, Credential  # noqa: F401
-from app.encounters.models import Combatant, Encounter, StagedDeclaration  # noqa: F401
-from app.events.models import StreamTicket  # noqa: F401
-from app.idempotency.models import IdempotencyKey  # noqa: F401
-from app.rounds.models import Round  # noqa: F401
+from app.access import tables as access_tables  # noqa: F401
+from app.encounters import tables as encounter_tables  # noqa: F401
+from app.events import tables as event_tables  # noqa: F401
+from app.idempotency import tables as idempotency_tables  # noqa: F401
+from app.platform.db import metadata
+
+__all__ = ["metadata"]

@@ -3,12 +3,11 @@
 from logging.config import fileConfig
 
 from alembic import context
-
-from app import models  # noqa: F401  (registers every table on Base.metadata)
-from app.config import Settings
 from sqlalchemy import create_engine
 
-from app.db import Base, UTCDateTime, make_sqlite_folder, sync_url
+from app.config import Settings
+from app.models import metadata  # every table, registered by the table registry
+from app.platform.db import UTCDateTime, make_sqlite_folder, sync_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -29,7 +28,7 @@ def database_url() -> str:
 def run_migrations_offline() -> None:
     context.configure(
         url=database_url(),
-        target_metadata=Base.metadata,
+        target_metadata=metadata,
         literal_binds=True,
         render_as_batch=True,
         render_item=render_item,
@@ -43,7 +42,7 @@ def run_migrations_online() -> None:
     engine = create_engine(sync_url(database_url()))  # migrations run synchronously, outside the service
     with engine.connect() as connection:
         context.configure(
-            connection=connection, target_metadata=Base.metadata, render_as_batch=True, render_item=render_item
+            connection=connection, target_metadata=metadata, render_as_batch=True, render_item=render_item
         )
         with context.begin_transaction():
             context.run_migrations()

@@ -19,8 +19,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
-from app.db import sync_url
 from app.main import create_app
+from app.platform.db import sync_url
 from tests.api.helpers import Fight, start_fight
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")

@@ -1,6 +1,6 @@
 """Who may call what: bearer credentials, roles and scopes, and per-key / per-address rate limits.
 
-Off the hot path: a rate limit is counted in memory or Redis (app/ratelimit), and a key or token is
+Off the hot path: a rate limit is counted in memory or Redis (app/platform/ratelimit.py), and a key or token is
 looked up in the database once and then kept in this worker's cache for credential_cache_seconds.
 Revoking or rotating evicts it here at once (forget_credentials); other workers drop it within the TTL.
 The scope checks are async on purpose: a sync dependency costs a hop to the thread pool on every request.
@@ -19,8 +19,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.access import service as campaigns
 from app.access.service import Principal
-from app.deps import CredentialCacheDep, DatabaseDep, LimiterDep, SettingsDep, client_address
-from app.problems import NotFound, ServiceError
+from app.deps import CredentialCacheDep, DatabaseDep, LimiterDep, SettingsDep
+from app.idempotency.dependency import idempotency_dependency
+from app.idempotency.keys import Claim
+from app.platform.errors import NotFound, ServiceError
+from app.web.params import client_address
 
 bearer = HTTPBearer(auto_error=False, description="A campaign key, or a viewer or player token of one encounter.")
 MINUTE, HOUR = 60, 3600
@@ -136,3 +139,13 @@ OwnerDep = Annotated[Principal, Depends(owner)]
 ReaderDep = Annotated[Principal, Depends(encounter_reader)]
 EncounterOwnerDep = Annotated[Principal, Depends(encounter_owner)]
 CombatantEditorDep = Annotated[Principal, Depends(combatant_editor)]
+
+
+async def caller_scope(request: Request, principal: Annotated[Principal | None, Depends(optional_principal)]) -> str:
+    """Whose Idempotency-Keys these are: a campaign's, or an anonymous caller's address."""
+    if principal is not None:
+        return f"campaign:{principal.campaign_id}"
+    return f"ip:{client_address(request)}"
+
+
+IdempotencyDep = Annotated[Claim | None, Depends(idempotency_dependency(caller_scope))]

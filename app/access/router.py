@@ -5,8 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Response, status
 
 from app.access import service
-from app.access.auth import OwnerDep, forget_credentials, limit_campaign_creation
-from app.access.idempotency import IdempotencyDep
+from app.access.auth import IdempotencyDep, OwnerDep, forget_credentials, limit_campaign_creation
 from app.access.schemas import (
     CampaignCreate,
     CampaignCreated,

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas import Id, Input, Name
+from app.web.schemas import Id, Input, Name
 
 
 class CampaignCreate(Input):

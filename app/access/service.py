@@ -10,15 +10,15 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.access.models import Campaign, Credential
 from app.access.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead
-from app.db import Database, utcnow
-from app.idempotency.service import Claim, record
-from app.problems import Conflict, NotFound
-from app.responses import Reply
+from app.access.tables import CAMPAIGNS, CREDENTIALS
+from app.idempotency.keys import Claim, record
+from app.platform.db import Database, utcnow
+from app.platform.errors import Conflict, NotFound
+from app.web.responses import Reply
 
 SECRET_PREFIX = {"owner": "dzc_key_", "viewer": "dzc_view_", "player": "dzc_play_"}
 
@@ -42,7 +42,7 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def issue(
+async def issue(
     session: AsyncSession,
     campaign_id: str,
     role: str,
@@ -53,24 +53,25 @@ def issue(
 ) -> CredentialCreated:
     """A new credential, added to the caller's transaction; its secret is in the result, never stored."""
     secret = SECRET_PREFIX[role] + secrets.token_urlsafe(32)  # 256 random bits
-    credential = Credential(
-        id=str(uuid.uuid4()),
-        campaign_id=campaign_id,
-        secret_hash=hash_secret(secret),
-        role=role,
-        encounter_id=encounter_id,
-        combatant_id=combatant_id,
-        label=label,
-        created_at=utcnow(),
-    )
-    session.add(credential)
-    listed = CredentialRead.model_validate(credential, from_attributes=True)
+    credential = {
+        "id": str(uuid.uuid4()),
+        "campaign_id": campaign_id,
+        "secret_hash": hash_secret(secret),
+        "role": role,
+        "encounter_id": encounter_id,
+        "combatant_id": combatant_id,
+        "label": label,
+        "created_at": utcnow(),
+    }
+    await session.execute(insert(CREDENTIALS).values(**credential))
+    listed = CredentialRead.model_validate({**credential, "revoked_at": None})
     return CredentialCreated(**listed.model_dump(), secret=secret)
 
 
-AUTHENTICATE = select(
-    Credential.id, Credential.campaign_id, Credential.role, Credential.encounter_id, Credential.combatant_id
-).where(Credential.secret_hash == bindparam("secret_hash"), Credential.revoked_at.is_(None))
+C = CREDENTIALS.c
+AUTHENTICATE = select(C.id, C.campaign_id, C.role, C.encounter_id, C.combatant_id).where(
+    C.secret_hash == bindparam("secret_hash"), C.revoked_at.is_(None)
+)
 
 
 async def authenticate(database: Database, secret_hash: str) -> Principal | None:
@@ -84,11 +85,10 @@ async def authenticate(database: Database, secret_hash: str) -> Principal | None
 
 async def create(*, session: AsyncSession, name: str, claim: Claim | None = None) -> Reply:
     async with session.begin():
-        campaign = Campaign(id=str(uuid.uuid4()), name=name, created_at=utcnow())
-        session.add(campaign)
-        await session.flush()
-        key = issue(session, campaign.id, "owner", label="first key")
-        body = CampaignCreated(id=campaign.id, name=campaign.name, created_at=campaign.created_at, key=key)
+        campaign_id, created_at = str(uuid.uuid4()), utcnow()
+        await session.execute(insert(CAMPAIGNS).values(id=campaign_id, name=name, created_at=created_at))
+        key = await issue(session, campaign_id, "owner", label="first key")
+        body = CampaignCreated(id=campaign_id, name=name, created_at=created_at, key=key)
         reply = Reply.json(201, body, location="/v1/campaign")
         await record(session, claim, reply)
     return reply
@@ -96,22 +96,22 @@ async def create(*, session: AsyncSession, name: str, claim: Claim | None = None
 
 async def get(*, session: AsyncSession, principal: Principal) -> CampaignRead:
     async with session.begin():
-        campaign = await session.get(Campaign, principal.campaign_id)
+        campaign = (await session.execute(select(CAMPAIGNS).where(CAMPAIGNS.c.id == principal.campaign_id))).first()
         if campaign is None:
             raise NotFound("This campaign no longer exists.")
-        return CampaignRead.model_validate(campaign, from_attributes=True)
+        return CampaignRead.model_validate(campaign._mapping)
 
 
 async def list_credentials(
     *, session: AsyncSession, principal: Principal, encounter_id: str | None = None
 ) -> list[CredentialRead]:
     """The campaign's keys and tokens (of one encounter: the caller has checked it is the campaign's)."""
-    query = select(Credential).where(Credential.campaign_id == principal.campaign_id)
+    query = select(CREDENTIALS).where(C.campaign_id == principal.campaign_id)
     if encounter_id is not None:
-        query = query.where(Credential.encounter_id == encounter_id)
+        query = query.where(C.encounter_id == encounter_id)
     async with session.begin():
-        credentials = await session.scalars(query.order_by(Credential.created_at, Credential.id))
-        return [CredentialRead.model_validate(c, from_attributes=True) for c in credentials]
+        credentials = await session.execute(query.order_by(C.created_at, C.id))
+        return [CredentialRead.model_validate(c._mapping) for c in credentials]
 
 
 async def create_key(
@@ -124,7 +124,7 @@ async def create_key(
 ) -> Reply:
     """A new owner key; with retire_caller, the key that asked is revoked in the same transaction (rotation)."""
     async with session.begin():
-        key = issue(session, principal.campaign_id, "owner", label=label)
+        key = await issue(session, principal.campaign_id, "owner", label=label)
         if retire_caller:
             await _revoke(session, principal.campaign_id, principal.credential_id)
         reply = Reply.json(201, key, location="/v1/campaign/keys")
@@ -134,10 +134,9 @@ async def create_key(
 
 async def _revoke(session: AsyncSession, campaign_id: str, credential_id: str) -> None:
     result = await session.execute(
-        update(Credential)
-        .where(Credential.id == credential_id, Credential.campaign_id == campaign_id, Credential.revoked_at.is_(None))
+        update(CREDENTIALS)
+        .where(C.id == credential_id, C.campaign_id == campaign_id, C.revoked_at.is_(None))
         .values(revoked_at=utcnow())
-        .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
         raise NotFound(f"This campaign has no active key or token {credential_id}.")
@@ -147,7 +146,7 @@ async def revoke(
     *, session: AsyncSession, principal: Principal, credential_id: str, encounter_id: str | None = None
 ) -> None:
     async with session.begin():
-        credential = await session.get(Credential, credential_id)
+        credential = (await session.execute(select(CREDENTIALS).where(C.id == credential_id))).first()
         if (
             credential is None
             or credential.campaign_id != principal.campaign_id
@@ -157,9 +156,7 @@ async def revoke(
         if credential.role == "owner":
             owners = await session.scalar(
                 select(func.count()).where(
-                    Credential.campaign_id == principal.campaign_id,
-                    Credential.role == "owner",
-                    Credential.revoked_at.is_(None),
+                    C.campaign_id == principal.campaign_id, C.role == "owner", C.revoked_at.is_(None)
                 )
             )
             if (owners or 0) <= 1 and credential.revoked_at is None:

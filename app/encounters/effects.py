@@ -8,22 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.changefeed import Change, announce
 from app.encounters import store
-from app.encounters.models import COMBATANTS
-from app.encounters.schemas import EffectCreate, EffectRead
-from app.encounters.service import find_combatant, new_effect_id
-from app.encounters.store import CombatantRow, EncounterRecord
-from app.etags import etag
-from app.idempotency.service import Claim, record
-from app.problems import NotFound, Unprocessable
+from app.encounters.combatants import find_combatant
+from app.encounters.convert import CombatantRow, EncounterRecord
+from app.encounters.ids import new_effect_id
+from app.encounters.schemas.encounter import EffectCreate, EffectRead
+from app.idempotency.keys import Claim, record
+from app.platform.changefeed import Change, announce
+from app.platform.db import Database
+from app.platform.errors import NotFound, Unprocessable
+from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import bounds, build_ruleset
 from app.resolver.errors import Issues
-from app.responses import Reply
-from app.transactions import retry_stale_snapshot, write_transaction
+from app.web.etags import etag
+from app.web.responses import Reply
 
 
 def until_round(encounter: EncounterRecord, data: EffectCreate) -> int | None:
@@ -57,12 +57,16 @@ def find_effect(encounter: EncounterRecord, row: CombatantRow, effect_id: str) -
     raise NotFound(f"Combatant {row['id']} of encounter {encounter.id} has no effect {effect_id}.")
 
 
-async def _write_effects(session: AsyncSession, combatant_id: str, effects: list[dict[str, Any]]) -> None:
-    await session.execute(update(COMBATANTS).where(COMBATANTS.c.id == combatant_id).values(effects=effects))
+async def get(
+    database: Database, *, campaign_id: str, encounter_id: str, combatant_id: str, effect_id: str
+) -> tuple[dict[str, Any], int]:
+    """One effect as stored, and the encounter's version (its ETag)."""
+    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
+    return find_effect(encounter, find_combatant(encounter, combatant_id), effect_id), encounter.version
 
 
 @retry_stale_snapshot
-async def add_effect(
+async def add(
     *,
     session: AsyncSession,
     campaign_id: str,
@@ -74,7 +78,7 @@ async def add_effect(
 ) -> Reply:
     """201 with the effect as stored (its id and until_round are the service's), Location and ETag."""
     async with write_transaction(session):
-        encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
+        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
         row = find_combatant(encounter, combatant_id)
         if len(row["effects"]) >= bounds.MAX_EFFECTS:
             raise Unprocessable(
@@ -83,8 +87,8 @@ async def add_effect(
             )
         modifiers = data.model_dump(include={"name", "attack", "defense", "initiative", "blood_per_turn"})
         effect = {"id": _unused_id(row["effects"]), **modifiers, "until_round": until_round(encounter, data)}
-        version = await store.claim_version(session, encounter_id, encounter.version)
-        await _write_effects(session, combatant_id, [*row["effects"], effect])
+        version = await store.bump_version(session, encounter_id, encounter.version)
+        await store.write_effects(session, combatant_id, [*row["effects"], effect])
         reply = Reply.json(
             201,
             EffectRead.model_validate(effect),
@@ -97,7 +101,7 @@ async def add_effect(
 
 
 @retry_stale_snapshot
-async def remove_effect(
+async def remove(
     *,
     session: AsyncSession,
     campaign_id: str,
@@ -109,11 +113,11 @@ async def remove_effect(
 ) -> Reply:
     """204 with the new ETag; 404 when the combatant carries no such effect (nothing written then)."""
     async with write_transaction(session):
-        encounter = await store.load_owned(session, encounter_id, campaign_id, if_match=if_match)
+        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
         row = find_combatant(encounter, combatant_id)
         find_effect(encounter, row, effect_id)
-        version = await store.claim_version(session, encounter_id, encounter.version)
-        await _write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
+        version = await store.bump_version(session, encounter_id, encounter.version)
+        await store.write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
         reply = Reply(204, b"", {"ETag": etag(version)})
         await record(session, claim, reply)
         await announce(session, Change.of_encounter(encounter_id, version))

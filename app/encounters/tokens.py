@@ -9,16 +9,16 @@ from app.access import service as access
 from app.access.schemas import CredentialRead, TokenCreate
 from app.access.service import Principal
 from app.encounters import store
-from app.idempotency.service import Claim, record
-from app.problems import Unprocessable
-from app.responses import Reply
+from app.idempotency.keys import Claim, record
+from app.platform.errors import Unprocessable
+from app.web.responses import Reply
 
 
-async def create_token(
+async def create(
     *, session: AsyncSession, principal: Principal, encounter_id: str, data: TokenCreate, claim: Claim | None = None
 ) -> Reply:
     async with session.begin():
-        encounter = await store.load_owned(session, encounter_id, principal.campaign_id)
+        encounter = await store.load(session, campaign_id=principal.campaign_id, encounter_id=encounter_id)
         if data.role == "player":
             if data.combatant is None or all(row["id"] != data.combatant for row in encounter.combatants):
                 raise Unprocessable(
@@ -30,7 +30,7 @@ async def create_token(
                 "Only a player token is bound to a combatant.",
                 errors=[{"in": "body", "pointer": "/combatant", "detail": "only for role player"}],
             )
-        token = access.issue(
+        token = await access.issue(
             session,
             principal.campaign_id,
             data.role,
@@ -43,7 +43,9 @@ async def create_token(
     return reply
 
 
-async def list_tokens(*, session: AsyncSession, principal: Principal, encounter_id: str) -> list[CredentialRead]:
+async def list_for(*, session: AsyncSession, principal: Principal, encounter_id: str) -> list[CredentialRead]:
     async with session.begin():
-        await store.load_owned(session, encounter_id, principal.campaign_id)  # 404 unless the campaign's
+        await store.load(
+            session, campaign_id=principal.campaign_id, encounter_id=encounter_id
+        )  # 404 unless the campaign's
     return await access.list_credentials(session=session, principal=principal, encounter_id=encounter_id)

@@ -19,12 +19,12 @@ from typing import Any
 import psycopg
 from sqlalchemy import make_url
 
-from app.changefeed import CHANNEL, NOTIFY, PAYLOADS, Change, on_commit
 from app.config import Settings
-from app.db import Database
-from app.events import reads
+from app.encounters import store
 from app.events.messages import message
 from app.events.subscriptions import Event, Subscribers, Subscription
+from app.platform.changefeed import CHANNEL, NOTIFY, PAYLOADS, Change, on_commit
+from app.platform.db import Database
 
 log = logging.getLogger(__name__)
 INBOX_SIZE = 10_000  # notices waiting for the dispatcher; past this, everyone gets a sync instead
@@ -141,7 +141,7 @@ class EventHub:
             return  # nobody here follows this encounter: no read, no work
         version = change.version
         if version is None:
-            version = await reads.version(self.database, change.encounter_id)
+            version = await store.version(self.database, change.encounter_id)
             if version is None:  # deleted: its streams end (the reconnect gets a 404)
                 self.subscribers.close_all(change.encounter_id)
                 return
@@ -150,7 +150,7 @@ class EventHub:
 
     async def _event(self, change: Change, version: int) -> Event:
         if change.kind == "round":
-            document = await reads.round_document(self.database, change.encounter_id, change.round or 0)
+            document = await store.streamed_round(self.database, change.encounter_id, change.round or 0)
             if document is None:  # undone before we read it: the client re-reads instead
                 return Event.sync(version)
             data: dict[str, Any] = document
@@ -166,7 +166,7 @@ class EventHub:
         if not self.subscribers.of(encounter_id):
             return
         try:
-            version = await reads.version(self.database, encounter_id)
+            version = await store.version(self.database, encounter_id)
         except Exception:  # noqa: BLE001 (no database: end the streams; clients reconnect and sync)
             log.warning("could not read %s for a sync; closing its streams", encounter_id, exc_info=True)
             version = None

@@ -11,9 +11,10 @@ from starlette.background import BackgroundTask
 
 from app.access.auth import ReaderDep
 from app.deps import DatabaseDep
-from app.events import reads, tickets
+from app.encounters import encounters
+from app.events import tickets
 from app.events.deps import HubDep, StreamReaderDep
-from app.problems import NotFound
+from app.platform.errors import NotFound
 
 router = APIRouter(prefix="/v1/encounters/{encounter_id}", tags=["events"])
 STREAM_DESCRIPTION = """`text/event-stream`. Each event has `event:`, `id:` (the encounter's version after the change)
@@ -32,7 +33,7 @@ class StreamTicketRead(BaseModel):
 async def create_stream_ticket(encounter_id: str, principal: ReaderDep, database: DatabaseDep) -> StreamTicketRead:
     """A single-use ticket, valid 60 s, for `GET …/events?ticket=…` (a browser's EventSource cannot send
     Authorization). The stream it opens has your role."""
-    if await reads.owned_version(database, campaign_id=principal.campaign_id, encounter_id=encounter_id) is None:
+    if await encounters.current_version(database, campaign_id=principal.campaign_id, encounter_id=encounter_id) is None:
         raise NotFound(f"There is no encounter {encounter_id}.")
     secret, expires_at = await tickets.issue(database, principal=principal, encounter_id=encounter_id)
     return StreamTicketRead(ticket=secret, expires_at=expires_at)
@@ -52,7 +53,9 @@ async def stream_events(
     # Subscribe before reading the version: a change committed in between is then queued, not lost.
     subscription = hub.subscribe(encounter_id, principal)
     try:
-        version = await reads.owned_version(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+        version = await encounters.current_version(
+            database, campaign_id=principal.campaign_id, encounter_id=encounter_id
+        )
         if version is None:
             raise NotFound(f"There is no encounter {encounter_id}.")
     except BaseException:

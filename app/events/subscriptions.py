@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from app.changefeed import VERSIONED
 from app.events.messages import sync_message
-from app.problems import ServiceError
+from app.platform.changefeed import VERSIONED
+from app.platform.errors import ServiceError
 
 
 class TooManySubscribers(ServiceError):

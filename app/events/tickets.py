@@ -11,15 +11,14 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import bindparam, delete, insert, select
 
-from app.access.models import Credential
 from app.access.service import Principal, hash_secret
-from app.db import Database
-from app.events.models import STREAM_TICKETS
-from app.problems import ServiceError
+from app.access.tables import CREDENTIALS
+from app.events.tables import STREAM_TICKETS
+from app.platform.db import Database
+from app.platform.errors import ServiceError
 
 LIFETIME = timedelta(seconds=60)
 PREFIX = "dzc_tick_"
-CREDENTIALS = Credential.__table__
 
 
 class TicketRefused(ServiceError):

@@ -8,8 +8,8 @@ import logging
 from datetime import timedelta
 
 from app.config import Settings
-from app.db import Database
-from app.idempotency.service import purge
+from app.idempotency.keys import purge
+from app.platform.db import Database
 
 log = logging.getLogger(__name__)
 

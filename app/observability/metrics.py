@@ -15,7 +15,7 @@ from prometheus_fastapi_instrumentator import Instrumentator, metrics
 from prometheus_fastapi_instrumentator.metrics import Info
 
 from app.observability.multiprocess import mark_dead_workers, multiprocess_dir
-from app.problems import ServiceError
+from app.platform.errors import ServiceError
 
 METRICS_PATH = "/metrics"
 ROUNDS_ROUTE = "/v1/encounters/{encounter_id}/rounds"

@@ -23,7 +23,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.problems import ServiceError
+from app.platform.errors import ServiceError
 
 from .tally import OddsJob, Tally, play_chunk
 

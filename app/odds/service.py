@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.db import Database
 from app.encounters import store
-from app.encounters.mapping import combatant_from_row, combatant_from_schema
-from app.problems import Unprocessable
+from app.encounters.convert import combatant_from_row, combatant_from_schema
+from app.platform.db import Database
+from app.platform.errors import Unprocessable
 from app.resolver import RoundInput, bounds, build_ruleset, new_seed
 from app.resolver.model import Combatant
 from app.resolver.validate import validate_round

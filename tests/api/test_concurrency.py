@@ -20,7 +20,7 @@ def lockstep(monkeypatch):
     Both requests run on the test client's one event loop, so the barrier is asyncio's; a request that
     never arrives makes the other fail after the timeout instead of hanging the test."""
     barrier = asyncio.Barrier(2)
-    original = store.claim_version
+    original = store.bump_version
 
     async def claim_after_both_read(*args, **kwargs):
         if not _waited.get():  # only the first attempt of each request waits
@@ -29,9 +29,7 @@ def lockstep(monkeypatch):
                 await barrier.wait()
         return await original(*args, **kwargs)
 
-    from app.rounds import service as rounds
-    monkeypatch.setattr(rounds, "claim_version", claim_after_both_read)
-    monkeypatch.setattr(store, "claim_version", claim_after_both_read)
+    monkeypatch.setattr(store, "bump_version", claim_after_both_read)
 
 
 def _race(client, *calls):
@@ -68,17 +66,16 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     encounter = create_encounter(client, fighter("Ala"))
     url = f"/v1/encounters/{encounter['id']}"
     assert client.post(f"{url}/rounds", json={}).status_code == 201
-    from app.rounds import service as rounds
-    original = rounds.encounter_from_rows
+    original = store.load
 
-    def stale_encounter(*args, **kwargs):
-        return dataclasses.replace(original(*args, **kwargs), round=0)  # as read before round 1
+    async def stale_encounter(*args, **kwargs):
+        return dataclasses.replace(await original(*args, **kwargs), round=0)  # as read before round 1
 
     async def version_guard_skipped(*args, **kwargs):
         return 99
 
-    monkeypatch.setattr(rounds, "encounter_from_rows", stale_encounter)
-    monkeypatch.setattr(rounds, "claim_version", version_guard_skipped)
+    monkeypatch.setattr(store, "load", stale_encounter)
+    monkeypatch.setattr(store, "bump_version", version_guard_skipped)
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 1

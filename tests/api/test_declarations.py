@@ -10,10 +10,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.db import Database
-from app.declarations import service as declarations
-from app.rounds import service as rounds
-from app.rounds.schemas import RoundCreate
+from app.encounters import rounds, store
+from app.encounters.schemas.round import RoundCreate
+from app.platform.db import Database
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.conftest import new_campaign_key
 
@@ -299,14 +298,14 @@ def test_a_declaration_staged_before_the_round_holds_the_encounter_is_used_and_c
     encounter_id, ala, bolek, killing = duel
     url = f"/v1/encounters/{encounter_id}"
     staged: list[int] = []
-    claim = rounds.claim_version
+    claim = store.bump_version
 
     async def stage_then_claim(*args, **kwargs):
         if not staged:  # SQLite re-runs the round once (its snapshot went stale): stage only the first time
             staged.append(client.put(f"{url}/declarations/{bolek}", json=_attack_body(ala)).status_code)
         return await claim(*args, **kwargs)
 
-    monkeypatch.setattr(rounds, "claim_version", stage_then_claim)
+    monkeypatch.setattr(store, "bump_version", stage_then_claim)
     document = _resolve_beside_the_app(settings, client, encounter_id, killing)
     assert staged == [201]
     assert [(a["actor"], a["result"]) for a in document["actions"]] == [(ala, "wound"), (bolek, "actor_down")]
@@ -321,7 +320,7 @@ def test_a_declaration_staged_while_the_round_holds_the_encounter_waits_and_is_c
     encounter_id, ala, bolek, killing = duel
     url = f"/v1/encounters/{encounter_id}"
     holding = threading.Event()
-    hold, take = declarations._hold, rounds.take_staged
+    hold, take = store.hold_version, rounds.take_staged
 
     async def announced_hold(*args, **kwargs):
         holding.set()
@@ -336,7 +335,7 @@ def test_a_declaration_staged_while_the_round_holds_the_encounter_waits_and_is_c
                 assert holding.wait(timeout=10), "the staging request never reached the encounter's row"
             return await take(*args, **kwargs)
 
-        monkeypatch.setattr(declarations, "_hold", announced_hold)
+        monkeypatch.setattr(store, "hold_version", announced_hold)
         monkeypatch.setattr(rounds, "take_staged", stage_meanwhile)
         document = _resolve_beside_the_app(settings, client, encounter_id, killing)
         refused = put[0].result(timeout=30)

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.changefeed import Change
 from app.config import Settings
+from app.encounters import store
 from app.events import hub as hub_module
-from app.events import reads
 from app.events.hub import EventHub
 from app.events.subscriptions import Event, Subscribers, TooManySubscribers
+from app.platform.changefeed import Change
 
 DOCUMENT = {"round": 3, "turn": 1, "actions": []}
 
@@ -30,9 +30,9 @@ class FakeDatabase:
 
     async def rows(self, statement, parameters):
         self.calls.append(statement)
-        if statement is reads.ROUND_DOCUMENT:
+        if statement is store.STREAMED_ROUND:
             return [SimpleNamespace(document=DOCUMENT)] if parameters["number"] == 3 else []
-        if statement is reads.VERSION:
+        if statement is store.VERSION:
             return [SimpleNamespace(version=self.version)] if self.version is not None else []
         raise AssertionError(f"unexpected statement {statement}")
 
@@ -119,7 +119,7 @@ def test_one_read_of_a_round_for_every_subscriber_of_a_worker():
         await hub.publish(Change.of_round("e", 3, 7))
         await hub.publish(Change.of_round("nobody-follows", 3, 7))  # no subscriber here: nothing read
         await asyncio.sleep(0.05)
-        assert database.calls == [reads.ROUND_DOCUMENT]
+        assert database.calls == [store.STREAMED_ROUND]
         messages = {(await drained(s))[0] for s in many}
         assert len(messages) == 1  # encoded once, shared
         (message,) = messages

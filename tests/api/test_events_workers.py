@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.changefeed import Change
 from app.config import Settings
-from app.db import Database
 from app.events.hub import EventHub
 from app.main import create_app
+from app.platform.changefeed import Change
+from app.platform.db import Database
 from tests.api.events_support import Served, wait_for
 from tests.api.helpers import fighter
 from tests.api.test_events_stream import stream

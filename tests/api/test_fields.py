@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from app.encounters.mapping import RESOLVER_FIELDS, ROUND_CHANGES, ROW_FIELDS
-from app.encounters.models import COMBATANTS, ENCOUNTERS
-from app.encounters.schemas import CombatantFields, CombatantRead, CombatantUpdate
-from app.encounters.store import ENCOUNTER_COLUMNS, EncounterRecord
+from app.encounters.convert import ENCOUNTER_COLUMNS, RESOLVER_FIELDS, ROUND_CHANGES, ROW_FIELDS, EncounterRecord
+from app.encounters.schemas.encounter import CombatantFields, CombatantRead, CombatantUpdate
+from app.encounters.schemas.round import CombatantInRequest, CombatantStateRead
+from app.encounters.tables import COMBATANTS, ENCOUNTERS
 from app.resolver.codec import STATE_FIELDS
 from app.resolver.model import CombatantState
-from app.rounds.schemas import CombatantInRequest, CombatantStateRead
 
 RESOLVER = set(RESOLVER_FIELDS)  # id, initiative, ..., wounds
 STORED = RESOLVER | {"name", "side"}  # a stored combatant also has a display name and a side (odds)

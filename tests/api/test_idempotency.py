@@ -4,10 +4,10 @@ from datetime import timedelta
 
 import pytest
 
-from app.db import utcnow
-from app.idempotency import service as idempotency
-from app.idempotency.models import IdempotencyKey
+from app.idempotency import keys as idempotency
 from app.idempotency.purge import purge_once
+from app.idempotency.tables import IDEMPOTENCY_KEYS
+from app.platform.db import utcnow
 from tests.api.helpers import assert_problem, attack, fighter
 
 
@@ -61,23 +61,28 @@ def _scope(client):
     return f"campaign:{client.get('/v1/campaign').json()['id']}"
 
 
+def _stored_key(session, scope, key):
+    keys = IDEMPOTENCY_KEYS.c
+    return session.execute(IDEMPOTENCY_KEYS.select().where(keys.scope == scope, keys.key == key)).first()
+
+
 def _insert_key(client, sessions, key, fingerprint, locked_ago):
     with sessions() as session, session.begin():
-        session.add(IdempotencyKey(scope=_scope(client), key=key, fingerprint=fingerprint, state="in_progress",
-                                   lease="someone-else", locked_at=utcnow() - locked_ago,
-                                   created_at=utcnow() - locked_ago))
+        session.execute(IDEMPOTENCY_KEYS.insert().values(
+            scope=_scope(client), key=key, fingerprint=fingerprint, state="in_progress",
+            lease="someone-else", locked_at=utcnow() - locked_ago, created_at=utcnow() - locked_ago))
 
 
 def test_retry_while_the_first_still_runs_is_409_and_a_dead_workers_key_is_taken_over(client, fight, inspect_database):
     url, ids = fight
     body = b'{"declarations":[]}'
-    print_ = idempotency.fingerprint("POST", f"{url}/rounds", body)
+    request_print = idempotency.fingerprint("POST", f"{url}/rounds", body)
     headers = {"content-type": "application/json"}
-    _insert_key(client, inspect_database, "running", print_, timedelta(seconds=1))
+    _insert_key(client, inspect_database, "running", request_print, timedelta(seconds=1))
     response = client.post(f"{url}/rounds", content=body, headers={**headers, "Idempotency-Key": "running"})
     assert_problem(response, 409, "idempotency-key-in-use")
     assert response.headers["retry-after"]
-    _insert_key(client, inspect_database, "orphaned", print_, timedelta(minutes=5))
+    _insert_key(client, inspect_database, "orphaned", request_print, timedelta(minutes=5))
     taken = client.post(f"{url}/rounds", content=body, headers={**headers, "Idempotency-Key": "orphaned"})
     assert taken.status_code == 201
     assert client.get(f"{url}/rounds").json()["total"] == 1
@@ -103,7 +108,7 @@ def test_a_refused_request_frees_its_key(client, fight):
 
 def test_the_key_and_the_round_commit_together(client, fight, inspect_database, monkeypatch):
     url, ids = fight
-    from app.rounds import service as rounds
+    from app.encounters import rounds
 
     async def record_then_crash(session, claim, reply):
         await idempotency.record(session, claim, reply)
@@ -115,7 +120,7 @@ def test_the_key_and_the_round_commit_together(client, fight, inspect_database, 
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 0
     with inspect_database() as session:
-        assert session.get(IdempotencyKey, (_scope(client), "k4")) is None
+        assert _stored_key(session, _scope(client), "k4") is None
     assert client.post(f"{url}/rounds", json={"declarations": []},
                        headers={"Idempotency-Key": "k4"}).status_code == 201
 
@@ -126,5 +131,5 @@ def test_keys_are_kept_a_day_then_purged(client, fight, inspect_database):
     _insert_key(client, inspect_database, "stale", "x" * 64, timedelta(hours=25))
     assert client.portal.call(purge_once, client.app.state.database, client.app.state.settings) == 1
     with inspect_database() as session:
-        assert session.get(IdempotencyKey, (_scope(client), "fresh")) is not None
-        assert session.get(IdempotencyKey, (_scope(client), "stale")) is None
+        assert _stored_key(session, _scope(client), "fresh") is not None
+        assert _stored_key(session, _scope(client), "stale") is None

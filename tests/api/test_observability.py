@@ -18,10 +18,10 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Settings
-from app.db import Database
 from app.main import create_app
 from app.observability import install_observability
 from app.observability.multiprocess import mark_dead_workers
+from app.platform.db import Database
 from tests.api.events_support import wait_for
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.conftest import migrate, new_campaign_key

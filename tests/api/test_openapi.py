@@ -10,10 +10,10 @@ import pytest
 from openapi_spec_validator import validate
 
 from app.config import Settings
-from app.documents import RulesetRead
 from app.main import create_app
-from app.openapi import standard_bounds
 from app.resolver import DEFAULT_RULESET
+from app.web.openapi import standard_bounds
+from app.web.resolver_schemas import RulesetRead
 from tests.api.helpers import attack, fighter
 
 METHODS = {"get", "post", "put", "patch", "delete"}

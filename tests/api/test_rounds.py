@@ -4,7 +4,7 @@
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.encounters.models import COMBATANTS, ENCOUNTERS, STAGED
+from app.encounters.tables import COMBATANTS, ENCOUNTERS, STAGED
 from app.main import create_app
 from tests.api.helpers import assert_problem, attack, fighter, start_fight
 from tests.api.statements import statements_sent

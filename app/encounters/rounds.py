@@ -1,0 +1,133 @@
+"""Rounds: resolve the next one and persist it, read the history, undo the latest, resolve statelessly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, cast
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.encounters import convert, store
+from app.encounters.declarations import take_staged
+from app.encounters.schemas.round import ResolveRequest, RoundCreate
+from app.idempotency.keys import Claim, record
+from app.platform.changefeed import Change
+from app.platform.db import Database
+from app.platform.errors import NotFound, NotLatestRound
+from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, model, new_seed, resolve_round
+from app.resolver.codec import result_to_json
+from app.resolver.dice import DiceSource
+from app.web.etags import etag
+from app.web.responses import Reply
+
+
+def _resolve(
+    number: int, combatants: Iterable[model.Combatant], round_in: RoundCreate, rules: dict[str, Any]
+) -> RoundResult:
+    state = RoundInput(
+        number, tuple(combatants), tuple(convert.declaration_from_schema(d) for d in round_in.declarations)
+    )
+    seed = new_seed() if round_in.seed is None else round_in.seed
+    # cast: the resolver's DiceSource declares a mutable `seed: int | None` that MixedDice narrows to int
+    # (a protocol attribute is invariant).
+    dice = cast(DiceSource, MixedDice(convert.dice_from_schema(round_in.dice), seed))
+    return resolve_round(state, build_ruleset(rules), dice)
+
+
+@retry_stale_snapshot
+async def resolve_next_round(
+    *,
+    session: AsyncSession,
+    campaign_id: str,
+    encounter_id: str,
+    round_in: RoundCreate,
+    if_match: str | None,
+    claim: Claim | None = None,
+) -> Reply:
+    """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
+    async with write_transaction(session):
+        # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in; the
+        # version's UPDATE, the staged declarations' DELETE, one INSERT (announcing) and one executemany out.
+        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        number = encounter.round + 1
+        # The version's update comes first: it holds the encounter's row, which orders the staged
+        # declarations' taking.
+        version = await store.bump_version(session, encounter_id, encounter.version, round=number)
+        round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
+        before = [convert.snapshot(r) for r in encounter.combatants]
+        current = (convert.combatant_from_row(r) for r in encounter.combatants)
+        result = _resolve(number, current, round_in, encounter.rules)
+        document = result_to_json(result)
+        changes = [convert.state_values(s) for s in result.combatants]
+        # delivered at commit: the round, then every staged declaration it took
+        await store.insert_round(
+            session,
+            encounter_id=encounter_id,
+            number=number,
+            changes=(Change.of_round(encounter_id, number, version), *cleared),
+            document=document,
+            request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
+            state_before={"next_position": encounter.next_position, "combatants": before},
+            state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
+        )
+        await store.write_round_states(session, changes)
+        reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
+        await record(session, claim, reply)
+    return reply
+
+
+async def list_rounds(
+    database: Database, *, campaign_id: str, encounter_id: str, limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int, int]:
+    """Oldest first (a history reads forward): the page's documents, the number of rounds, the version."""
+    return await store.round_page(
+        database, campaign_id=campaign_id, encounter_id=encounter_id, limit=limit, offset=offset
+    )
+
+
+async def get_round(
+    database: Database, *, campaign_id: str, encounter_id: str, number: int
+) -> tuple[dict[str, Any], int]:
+    """One stored round's document and its encounter's version, in one statement."""
+    return await store.round_document(database, campaign_id=campaign_id, encounter_id=encounter_id, number=number)
+
+
+@retry_stale_snapshot
+async def undo_round(
+    *, session: AsyncSession, campaign_id: str, encounter_id: str, number: int, if_match: str | None
+) -> int:
+    """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
+    async with write_transaction(session):
+        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        if not 1 <= number <= encounter.round:
+            raise NotFound(f"Encounter {encounter_id} has no round {number}.")
+        if number != encounter.round:
+            raise NotLatestRound(
+                f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
+            )
+        # The next position as it was, read by the version's update itself from the round's snapshot (the
+        # update comes first: it holds the encounter's row, as everything that deletes rounds does before they go).
+        next_position = store.next_position_before(encounter_id, number)
+        version = await store.bump_version(
+            session, encounter_id, encounter.version, round=number - 1, next_position=next_position
+        )
+        # Declarations staged after the undone round were made knowing its outcome, for the round after it:
+        # the replayed round starts from a clean slate, and every screen is told (declared: false).
+        withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
+        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
+        changes = (Change.of_undo(encounter_id, number, version), *cleared)
+        before = await store.delete_round(session, encounter_id, number, changes)  # delivered at commit
+        await store.restore_combatants(session, encounter, before["combatants"])
+    return version
+
+
+def resolve_stateless(request: ResolveRequest) -> Reply:
+    combatants = (convert.combatant_from_schema(c.id, c) for c in request.combatants)
+    return Reply.json(200, result_to_json(_resolve(request.round, combatants, request, request.rules)))
+
+
+async def keep_reply(*, session: AsyncSession, claim: Claim, reply: Reply) -> None:
+    """A stateless answer changes nothing, so its key is the only thing to write."""
+    async with session.begin():
+        await claim.complete(session, reply)

@@ -1,0 +1,160 @@
+"""HTTP for combatants and their effects: check scope, delegate, turn the result into HTTP."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response, status
+
+from app.access.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, IdempotencyDep, ReaderDep
+from app.deps import DatabaseDep, SessionDep
+from app.encounters import combatants, effects
+from app.encounters.convert import combatant_read
+from app.encounters.schemas.encounter import CombatantCreate, CombatantRead, CombatantUpdate, EffectCreate, EffectRead
+from app.web.etags import etag
+from app.web.params import IfMatch
+from app.web.responses import Reply
+
+router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
+PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change on their own combatant
+
+
+@router.post("/{encounter_id}/combatants", status_code=status.HTTP_201_CREATED, response_model=CombatantRead)
+async def add_combatant(
+    encounter_id: str,
+    data: CombatantCreate,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    reply = await combatants.add(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        data=data,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()
+
+
+@router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
+async def read_combatant(encounter_id: str, combatant_id: str, database: DatabaseDep, principal: ReaderDep) -> Response:
+    row, version = await combatants.get(
+        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, combatant_id=combatant_id
+    )
+    return Reply.json(200, combatant_read(row), etag=etag(version)).response()
+
+
+@router.patch("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
+async def update_combatant(
+    encounter_id: str,
+    combatant_id: str,
+    data: CombatantUpdate,
+    session: SessionDep,
+    principal: CombatantEditorDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """Change a combatant between rounds. A player token may change its own name, weapon and weapon_ready."""
+    if not principal.is_owner and not data.model_fields_set <= PLAYER_FIELDS:
+        raise Forbidden(f"A player token may change only {', '.join(sorted(PLAYER_FIELDS))}.")
+    row, version = await combatants.update(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        data=data,
+        if_match=if_match,
+    )
+    return Reply.json(200, combatant_read(row), etag=etag(version)).response()
+
+
+@router.delete("/{encounter_id}/combatants/{combatant_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def remove_combatant(
+    encounter_id: str, combatant_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+) -> Response:
+    await combatants.remove(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        if_match=if_match,
+    )
+    return Reply.no_content().response()
+
+
+EFFECT_EXAMPLE_DOC = (
+    "Answer: the effect as stored, with the id to DELETE it by and its last round, e.g. "
+    '`{"id": "3f9c0a1b2d4e", "name": "poisoned", "attack": 0, "defense": 0, "initiative": 0, '
+    '"blood_per_turn": 1, "until_round": 10}`; Location names it, ETag is the encounter\'s new version.'
+)
+
+
+@router.post(
+    "/{encounter_id}/combatants/{combatant_id}/effects",
+    status_code=status.HTTP_201_CREATED,
+    response_model=EffectRead,
+    description="Put a lasting effect on a combatant (RULES.md section 12). `until_round` is the encounter's "
+    "latest round + `rounds`, or + `turns` x the ruleset's turn_length (latest round 0, turns 1: until round "
+    "10); neither: until removed. The campaign's key only; at most 20 effects per combatant this way.\n\n"
+    + EFFECT_EXAMPLE_DOC,
+)
+async def add_effect(
+    encounter_id: str,
+    combatant_id: str,
+    data: EffectCreate,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    reply = await effects.add(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        data=data,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()
+
+
+@router.get("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", response_model=EffectRead)
+async def read_effect(
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    database: DatabaseDep,
+    principal: ReaderDep,
+) -> Response:
+    effect, version = await effects.get(
+        database,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        effect_id=effect_id,
+    )
+    return Reply.json(200, EffectRead.model_validate(effect), etag=etag(version)).response()
+
+
+@router.delete("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def remove_effect(
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """Take an effect off before it runs out. The campaign's key only; 404 when the combatant has no such effect."""
+    reply = await effects.remove(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        effect_id=effect_id,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()

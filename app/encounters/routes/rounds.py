@@ -1,0 +1,127 @@
+"""HTTP for rounds: the persisted history and undo, the stateless resolver, and the ruleset."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Response, status
+
+from app.access.auth import EncounterOwnerDep, IdempotencyDep, ReaderDep, limit_anonymous
+from app.deps import DatabaseDep, SessionDep
+from app.encounters import rounds
+from app.encounters.schemas.round import ResolveRequest, RoundCreate, RoundRead
+from app.resolver import DEFAULT_RULESET, bounds
+from app.web.etags import etag, not_modified, still_current
+from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.web.resolver_schemas import RulesetRead
+from app.web.responses import Reply
+from app.web.schemas import Page
+
+router = APIRouter(tags=["rounds"])
+RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
+
+
+@router.post(
+    "/v1/encounters/{encounter_id}/rounds",
+    status_code=status.HTTP_201_CREATED,
+    response_model=RoundRead,
+)
+async def resolve_next_round(
+    encounter_id: str,
+    round_in: RoundCreate,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """Resolve the encounter's next round from the declarations and persist it."""
+    reply = await rounds.resolve_next_round(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        round_in=round_in,
+        if_match=if_match,
+        claim=claim,
+    )
+    return reply.response()
+
+
+@router.get(
+    "/v1/encounters/{encounter_id}/rounds",
+    response_model=Page[RoundRead],
+    responses={304: NOT_MODIFIED},
+)
+async def list_rounds(
+    encounter_id: str,
+    database: DatabaseDep,
+    principal: ReaderDep,
+    limit: Limit = 20,
+    offset: Offset = 0,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """The round history, oldest first. Its ETag is the encounter's."""
+    documents, total, version = await rounds.list_rounds(
+        database,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        limit=limit,
+        offset=offset,
+    )
+    if still_current(if_none_match, version):
+        return not_modified(version)
+    page = {"items": documents, "total": total, "limit": limit, "offset": offset}
+    return Reply.json(200, page, etag=etag(version)).response()
+
+
+@router.get(
+    "/v1/encounters/{encounter_id}/rounds/{number}",
+    response_model=RoundRead,
+    responses={304: NOT_MODIFIED},
+)
+async def read_round(
+    encounter_id: str,
+    number: RoundNumber,
+    database: DatabaseDep,
+    principal: ReaderDep,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """One stored round: the same document its POST returned. Its ETag is the encounter's."""
+    document, version = await rounds.get_round(
+        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+    )
+    if still_current(if_none_match, version):
+        return not_modified(version)
+    return Reply.json(200, document, etag=etag(version)).response()
+
+
+@router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
+async def undo_round(
+    encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
+) -> Response:
+    """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
+    version = await rounds.undo_round(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
+    )
+    return Reply.no_content(etag=etag(version)).response()
+
+
+@router.post(
+    "/v1/resolve",
+    response_model=RoundRead,
+    dependencies=[Depends(limit_anonymous)],
+)
+async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: DatabaseDep) -> Response:
+    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
+
+    Open to anyone (counted per address); with a key, counted against the key instead."""
+    reply = rounds.resolve_stateless(body)  # CPU only, and short: no thread hop
+    if claim is not None:
+        async with database.sessions() as session:  # only with a key: without one, no database at all
+            await rounds.keep_reply(session=session, claim=claim, reply=reply)
+    return reply.response()
+
+
+@router.get("/v1/rules", tags=["rules"], response_model=RulesetRead)
+async def read_rules() -> Response:
+    """The default ruleset, armory included, as data: any part of it can be overridden per encounter."""
+    return Reply.json(200, dict(DEFAULT_RULESET.document)).response()

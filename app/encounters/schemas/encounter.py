@@ -1,0 +1,275 @@
+"""Encounter and combatant bodies, named by role. Bounds are CONTRACT.md's (app.resolver.bounds)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
+
+from app.resolver import bounds
+from app.web.resolver_schemas import InlineWeaponRead, RulesetRead, WoundRead
+from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
+
+DAMAGE_PATTERN = r"^\d{1,3}d\d{1,4}([+-]\d{1,4})?$"
+Status = Literal["active", "unconscious", "dead"]
+RulesOverrides = Annotated[
+    dict[str, Any],
+    Field(description='Partial ruleset overrides (see GET /v1/rules), e.g. {"delay_die": 6}.', max_length=20),
+]
+
+
+class InlineWeapon(Input):
+    name: Name
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
+    damage: Annotated[str, Field(pattern=DAMAGE_PATTERN, max_length=12, examples=["1d8", "2d6+1"])]
+
+
+Weapon = Annotated[
+    Id | InlineWeapon,
+    Field(description="An armory key (GET /v1/rules) or an inline profile {name, delay, damage}."),
+]
+
+
+class WoundIn(Input):
+    model_config = ConfigDict(populate_by_name=True)
+
+    class_: Annotated[Id, Field(alias="class")]
+    penalty: Annotated[JSONInt, within(bounds.WOUND_PENALTY)] | None = None
+    bleed: Annotated[JSONInt, within(bounds.WOUND_BLEED)] | None = None
+
+
+Armor = Annotated[
+    Annotated[JSONInt, within(bounds.ARMOR)] | Name,
+    Field(
+        description="Armor points, or the name of a row of the ruleset's armor table (GET /v1/rules), e.g. "
+        '"leather": it counts for that row\'s points when a round is resolved, and reads back as given.'
+    ),
+]
+Wounds = Annotated[list[WoundIn], Field(max_length=bounds.MAX_WOUNDS)]
+Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
+
+
+class EffectModifiers(Input):
+    """What an effect changes while it is active (RULES.md section 12)."""
+
+    name: Name
+    attack: Modifier = 0
+    defense: Modifier = 0
+    initiative: Modifier = 0
+    blood_per_turn: Modifier = Field(default=0, description="Lost at every turn end; negative regains.")
+
+
+class EffectIn(EffectModifiers):
+    id: Id | None = Field(default=None, description="Omitted: the service names the effect.")
+    until_round: Annotated[JSONInt, within(bounds.UNTIL_ROUND)] | None = Field(
+        default=None, description="The last round in which it is active; null: until removed."
+    )
+
+
+class EffectCreate(EffectModifiers):
+    """POST .../effects: at most one of `rounds` and `turns`; neither: until removed."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"name": "poisoned", "blood_per_turn": 1, "turns": 1},
+                {"name": "stunned", "attack": -4, "defense": -2, "rounds": 2},
+            ]
+        }
+    )
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many full rounds after the encounter's latest round."
+    )
+    turns: Annotated[JSONInt, within(bounds.EFFECT_TURNS)] | None = Field(
+        default=None, description="Active for this many turns: turns x the ruleset's turn_length rounds."
+    )
+
+    @model_validator(mode="after")
+    def _at_most_one_duration(self) -> EffectCreate:
+        if self.rounds is not None and self.turns is not None:
+            raise ValueError("give rounds or turns, not both (neither: until removed)")
+        return self
+
+
+class EffectGivenIn(EffectModifiers):
+    """The effect a custom action gives its target when it completes (section 13)."""
+
+    rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
+        default=None, description="Active for this many rounds after the one it completes in; null: until removed."
+    )
+
+
+class LongActionIn(Input):
+    """A custom action in progress (section 13)."""
+
+    name: Name
+    delay: Annotated[JSONInt, within(bounds.DELAY)]
+    target: Id | None = Field(default=None, description="null: the actor itself.")
+    effect: EffectGivenIn | None = None
+    rounds_left: Annotated[JSONInt, within(bounds.ROUNDS_LEFT)]
+
+
+class EffectRead(BaseModel):
+    id: str | None
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    until_round: int | None
+
+
+class EffectGivenRead(BaseModel):
+    name: str
+    attack: int
+    defense: int
+    initiative: int
+    blood_per_turn: int
+    rounds: int | None
+
+
+class LongActionRead(BaseModel):
+    name: str
+    delay: int
+    target: str | None
+    effect: EffectGivenRead | None
+    rounds_left: int
+
+
+Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
+
+
+class CombatantFields(Input):
+    """RULES.md section 2. Defaults in brackets there are the defaults here."""
+
+    name: Name | None = None
+    side: Side | None = None
+    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
+    attack: Annotated[JSONInt, within(bounds.ATTACK)]
+    defense: Annotated[JSONInt, within(bounds.DEFENSE)]
+    weapon: Weapon
+    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] = 1
+    weapon_ready: Bool = True
+    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] = 0
+    armor: Armor = 0
+    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] = 0
+    vitality: Annotated[JSONInt, within(bounds.VITALITY)] = 10
+    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = Field(
+        default=None, description="Blood left; defaults to vitality."
+    )
+    status: Status = "active"
+    wounds: Wounds = []
+    effects: Annotated[list[EffectIn], Field(max_length=bounds.MAX_EFFECTS)] = []
+    long_action: LongActionIn | None = None
+
+
+COMBATANT_EXAMPLE: JsonDict = {
+    "name": "Ala",
+    "initiative": 20,
+    "attack": 14,
+    "defense": 4,
+    "weapon": "long_sword",
+    "armor": 1,
+}
+
+
+class CombatantCreate(CombatantFields):
+    model_config = ConfigDict(json_schema_extra={"examples": [COMBATANT_EXAMPLE]})
+
+
+class CombatantUpdate(Input):
+    """Change between rounds: only the fields sent are changed."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
+
+    name: Name | None = None
+    side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
+    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
+    attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
+    defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
+    weapon: Weapon | None = None
+    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] | None = None
+    weapon_ready: Bool | None = None
+    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] | None = None
+    armor: Armor | None = None
+    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] | None = None
+    vitality: Annotated[JSONInt, within(bounds.VITALITY)] | None = None
+    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
+    status: Status | None = None
+    wounds: Wounds | None = None
+    long_action: None = Field(
+        default=None,
+        description="Only null: the game master cancels the long action. Effects change through "
+        "POST and DELETE .../effects.",
+    )
+
+
+class CombatantRead(BaseModel):
+    id: str
+    name: str | None
+    side: str | None
+    initiative: int
+    attack: int
+    defense: int
+    weapon: str | InlineWeaponRead = Field(description="An armory key, or the inline profile given.")
+    attacks_per_round: int
+    weapon_ready: bool
+    damage_bonus: int
+    armor: int | str = Field(description="Points, or the armor table's name, as given.")
+    toughness: int
+    vitality: int
+    blood: int
+    status: Status
+    wounds: list[WoundRead]
+    effects: list[EffectRead]
+    long_action: LongActionRead | None
+    penalty: int = Field(description="Wound penalty: the sum of the wounds' penalties.")
+
+
+class EncounterCreate(Input):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Ambush at the ford",
+                    "rules": {"delay_die": 10},
+                    "combatants": [
+                        COMBATANT_EXAMPLE,
+                        {"name": "Bolek", "initiative": 18, "attack": 12, "defense": 5, "weapon": "spear"},
+                    ],
+                },
+            ]
+        }
+    )
+
+    name: Name
+    rules: RulesOverrides = {}
+    combatants: Annotated[list[CombatantCreate], Field(max_length=bounds.MAX_COMBATANTS)] = []
+
+
+class EncounterUpdate(Input):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"name": "Ambush, second wave", "rules": {"delay_die": 8}}]}
+    )
+
+    name: Name | None = None
+    rules: RulesOverrides | None = None
+
+
+class EncounterSummary(BaseModel):
+    id: str
+    name: str
+    round: int = Field(description="Rounds resolved so far; the next one is round + 1.")
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class EncounterRead(EncounterSummary):
+    turn: int = Field(description="The turn the next round belongs to.")
+    rules: dict[str, Any] = Field(description="This encounter's overrides.")
+    ruleset: RulesetRead = Field(description="The whole ruleset in force: defaults with the overrides applied.")
+    combatants: list[CombatantRead]

@@ -1,0 +1,80 @@
+"""The encounter aggregate's tables: encounters, their combatants, the declarations staged for the next
+round and the round history. Every statement on them is in app/encounters/store.py."""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, CheckConstraint, Column, ForeignKey, Integer, String, Table, UniqueConstraint
+
+from app.platform.db import JSONDocument, UTCDateTime, metadata, utcnow
+
+ENCOUNTERS = Table(
+    "encounters",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("campaign_id", ForeignKey("campaigns.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("name", String(100), nullable=False),
+    Column("rules", JSONDocument, nullable=False, default=dict),  # overrides of the default ruleset
+    Column("round", Integer, nullable=False, default=0),  # rounds resolved so far
+    Column("version", Integer, nullable=False, default=1),  # bumped by every change: the ETag
+    Column("next_position", Integer, nullable=False, default=0),  # order in which combatants were added
+    Column("created_at", UTCDateTime, nullable=False, default=utcnow, index=True),
+    Column("updated_at", UTCDateTime, nullable=False, default=utcnow, onupdate=utcnow),
+)
+
+COMBATANTS = Table(
+    "combatants",
+    metadata,
+    Column("id", String(36), primary_key=True),
+    Column("encounter_id", ForeignKey("encounters.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("position", Integer, nullable=False),
+    Column("name", String(100)),
+    Column("side", String(64)),  # None: its own side
+    Column("initiative", Integer, nullable=False),
+    Column("attack", Integer, nullable=False),
+    Column("defense", Integer, nullable=False),
+    Column("weapon", JSONDocument, nullable=False),  # an armory key (string) or an inline profile
+    Column("attacks_per_round", Integer, nullable=False, default=1),
+    Column("weapon_ready", Boolean, nullable=False, default=True),
+    Column("damage_bonus", Integer, nullable=False, default=0),
+    # Armor as the client gave it (RULES.md section 2): points, or the name of a row of the ruleset's armor
+    # table, looked up when a round is resolved. One of the two; app/encounters/convert.py folds them into `armor`.
+    Column("armor", Integer),
+    Column("armor_name", String(100)),
+    Column("toughness", Integer, nullable=False, default=0),
+    Column("vitality", Integer, nullable=False, default=10),
+    Column("blood", Integer, nullable=False),
+    Column("status", String(16), nullable=False, default="active"),
+    Column("wounds", JSONDocument, nullable=False, default=list),
+    Column("effects", JSONDocument, nullable=False, default=list),  # RULES.md section 12
+    Column("long_action", JSONDocument, default=None),  # section 13
+    UniqueConstraint("encounter_id", "position"),
+    CheckConstraint("(armor IS NULL) <> (armor_name IS NULL)", name="armor_points_or_name"),
+)
+
+# A combatant's declaration for the next round, staged ahead of it. One per combatant: a second PUT
+# replaces the first. Removing the combatant (or the encounter) removes it.
+STAGED = Table(
+    "staged_declarations",
+    metadata,
+    Column("combatant_id", ForeignKey("combatants.id", ondelete="CASCADE"), primary_key=True),
+    Column("encounter_id", ForeignKey("encounters.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("declaration", JSONDocument, nullable=False),  # the body's stance/action/technical_actions
+    Column("dice", JSONDocument, nullable=False),  # only this combatant's keys
+    Column("staged_at", UTCDateTime, nullable=False),
+)
+
+# Each resolved round with everything needed to read, replay and undo it.
+ROUNDS = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("encounter_id", ForeignKey("encounters.id", ondelete="CASCADE"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("request", JSONDocument, nullable=False),  # declarations, dice given, seed asked for
+    Column("document", JSONDocument, nullable=False),  # exactly what POST returned
+    Column("state_before", JSONDocument, nullable=False),  # encounter + combatants, for undo
+    Column("state_after", JSONDocument, nullable=False),  # every combatant, every field
+    Column("created_at", UTCDateTime, nullable=False, default=utcnow),
+    # The backstop against a round resolved twice: one row per (encounter, number).
+    UniqueConstraint("encounter_id", "number"),
+)

@@ -1,0 +1,173 @@
+"""The database for the whole service: one async engine (one pool) per worker, on the event loop.
+
+PostgreSQL through asyncpg (bench/README.md, "Driver stack"), SQLite through aiosqlite; the same
+SQLAlchemy Core/ORM statements run on both. Services open one transaction each from `Database.sessions`;
+single statements use `Database.rows`, autocommitted (one statement sees one snapshot, and commits alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import JSON, DateTime, Dialect, Executable, MetaData, Row, TypeDecorator, event, make_url, text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import QueuePool
+
+from app.config import Settings
+
+POSTGRES_DRIVER = "asyncpg"
+# SQLite: an execution option for connections that run one statement each, which SQLite makes atomic by
+# itself; the begin hook below sends no BEGIN for them (and so no ROLLBACK at their release).
+SINGLE_STATEMENT = "single_statement"
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# JSON everywhere, JSONB on PostgreSQL.
+JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes everywhere: SQLite hands back naive ones, stored as UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value
+
+
+# Every table of the service, declared as Core tables in each package's tables.py.
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()  # the documents of a round are large: orjson, as for responses
+
+
+def async_url(database_url: str) -> str:
+    """The URL with the async driver: any postgresql URL uses POSTGRES_DRIVER, SQLite uses aiosqlite."""
+    url = make_url(database_url)
+    driver = "sqlite+aiosqlite" if url.get_backend_name() == "sqlite" else f"postgresql+{POSTGRES_DRIVER}"
+    return url.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def sync_url(database_url: str) -> str:
+    """For Alembic and the tests' housekeeping: pysqlite or psycopg."""
+    url = make_url(database_url)
+    driver = "sqlite" if url.get_backend_name() == "sqlite" else "postgresql+psycopg"
+    return url.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    """SQLite as a real transactional store (SQLAlchemy's documented recipe for aiosqlite).
+
+    The driver's own transaction handling only BEGINs before DML, so SELECTs would run outside the
+    transaction; we turn it off and emit BEGIN ourselves. WAL lets readers go on while one writer
+    commits; a writer whose snapshot went stale gets SQLITE_BUSY (app/transactions.py retries it).
+    """
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged round survives a crash
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        if not connection.get_execution_options().get(SINGLE_STATEMENT):
+            connection.exec_driver_sql("BEGIN")
+
+
+def make_sqlite_folder(database_url: str) -> None:
+    """An SQLite file's folder (var/ by default) is made on first use: a fresh clone has none."""
+    url = make_url(database_url)
+    path = url.database or ""
+    if url.get_backend_name() == "sqlite" and path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+def make_engine(settings: Settings) -> AsyncEngine:
+    url = async_url(settings.database_url)
+    if settings.is_sqlite:
+        make_sqlite_folder(url)
+        engine = create_async_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads)
+        _configure_sqlite(engine, settings.sqlite_busy_timeout_ms)
+        return engine
+    return create_async_engine(
+        url,
+        json_serializer=_json_text,
+        json_deserializer=orjson.loads,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        # No pool_pre_ping: it costs a round trip on every checkout. After an outage the first error
+        # invalidates the whole pool (SQLAlchemy's default), and a refused connection fails at once.
+        pool_recycle=3600,
+        connect_args={"timeout": 5},
+    )
+
+
+class Database:
+    """This worker's engine, its session factory, and single autocommitted statements."""
+
+    def __init__(self, settings: Settings):
+        self.engine = make_engine(settings)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # Same pool; no BEGIN/COMMIT around a single statement. Not AUTOCOMMIT on SQLite: switching a
+        # connection's isolation level costs a PRAGMA each time it goes back to the pool.
+        single = {SINGLE_STATEMENT: True} if settings.is_sqlite else {"isolation_level": "AUTOCOMMIT"}
+        self._autocommit = self.engine.execution_options(**single)
+
+    async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row[Any]]:
+        """One statement, committed by itself (a write too: an INSERT ... RETURNING, say)."""
+        async with self._autocommit.connect() as connection:
+            return (await connection.execute(statement, parameters)).all()
+
+    async def ping(self) -> None:
+        async with self._autocommit.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    def connections_in_use(self) -> int:
+        """Connections checked out of this worker's pool (for the metrics gauge)."""
+        pool = self.engine.pool
+        return pool.checkedout() if isinstance(pool, QueuePool) else 0
+
+    def watch_connections_in_use(self, listener: Callable[[int], None]) -> None:
+        """Calls `listener` with `connections_in_use()` as it stands after every checkout and checkin, so a
+        figure kept elsewhere (the metrics gauge shared between workers) is never stale."""
+
+        def checked_out(*_: Any) -> None:
+            listener(self.connections_in_use())
+
+        def checked_in(*_: Any) -> None:
+            # SQLAlchemy fires `checkin` before the pool takes the connection back: it still counts.
+            # (At least 0: after dispose() a connection of the old pool comes back to the new one.)
+            listener(max(0, self.connections_in_use() - 1))
+
+        event.listen(self.engine.sync_engine, "checkout", checked_out)
+        event.listen(self.engine.sync_engine, "checkin", checked_in)
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+SessionFactory = async_sessionmaker[AsyncSession]

@@ -1,0 +1,24 @@
+"""The HTTP parameters every router shares: conditional-request headers, paging, the caller's address."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Header, Query, Request
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
+    return request.client.host if request.client else "unknown"
+
+
+IfMatch = Annotated[
+    str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)
+]
+IfNoneMatch = Annotated[
+    str | None,
+    Header(description='The ETag you last read, e.g. "7": while it is current, a 304 without a body.', max_length=200),
+]
+NOT_MODIFIED = {"description": "Not modified: the ETag in If-None-Match is still current (no body)."}
+Limit = Annotated[int, Query(ge=1, le=100, description="Page size.")]
+Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip.")]

@@ -1,0 +1,45 @@
+"""JSON rendering and complete replies.
+
+orjson with sorted keys, so a stored round is returned byte for byte as it was first sent
+(PostgreSQL's JSONB does not keep key order, so the order must not depend on it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from starlette.responses import Response
+
+JSON_MEDIA_TYPE = "application/json"
+
+
+def render_json(content: Any) -> bytes:
+    return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A whole HTTP answer, the one way a router answers: built by a service when it is kept with an
+    Idempotency-Key (a retry gets exactly this), by the router otherwise."""
+
+    status_code: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def json(cls, status_code: int, content: Any, **headers: str) -> Reply:
+        body = (
+            content.model_dump_json(by_alias=True).encode()
+            if hasattr(content, "model_dump_json")
+            else render_json(content)
+        )
+        return cls(status_code, body, {"content-type": JSON_MEDIA_TYPE, **headers})
+
+    @classmethod
+    def no_content(cls, **headers: str) -> Reply:
+        return cls(204, b"", headers)
+
+    def response(self, **extra_headers: str) -> Response:
+        return Response(self.body, status_code=self.status_code, headers={**self.headers, **extra_headers})

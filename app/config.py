@@ -17,12 +17,12 @@ class Settings(BaseSettings):
 
     database_url: str = Field(
         default=f"sqlite:///{DEFAULT_SQLITE_PATH}",
-        description="SQLAlchemy URL; postgresql+psycopg://... in production, an SQLite file by default.",
+        description="SQLAlchemy URL; postgresql://... in production (served through asyncpg), an SQLite file "
+        "by default.",
     )
-    # Per worker: the SQLAlchemy engine's pool (psycopg's pool for single statements holds up to the
-    # sum of the two). Connections beyond the pool are closed when returned, and PostgreSQL forks a
-    # process for every new one: the pool must hold what a busy worker uses at once (measured: 10
-    # made a new session every 9 requests at 16 connections per worker).
+    # Per worker: the SQLAlchemy engine's one pool, up to the sum of the two. Connections beyond the pool
+    # are closed when returned, and PostgreSQL forks a process for every new one: the pool must hold what
+    # a busy worker uses at once (measured: 10 made a new session every 9 requests at 16 connections per worker).
     db_pool_size: int = 20
     db_max_overflow: int = 5
     sqlite_busy_timeout_ms: int = 5000

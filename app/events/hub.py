@@ -1,6 +1,6 @@
 """The event hub of one worker: hands committed changes to its subscribers.
 
-Services announce a change inside its transaction (app/changefeed.py). PostgreSQL: that is a NOTIFY of
+Services announce a change inside its transaction (app/platform/changefeed.py). PostgreSQL: that is a NOTIFY of
 the small notice, delivered at commit; one listening connection per worker receives every notice, its
 own included, and a single dispatcher turns each into an event
 (reading a round's document once, only when someone here follows that encounter) for all local

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 from sqlalchemy import JSON, DateTime, Dialect, Executable, MetaData, Row, TypeDecorator, event, make_url, text
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import QueuePool
 
 from app.config import Settings
@@ -79,7 +79,7 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 
     The driver's own transaction handling only BEGINs before DML, so SELECTs would run outside the
     transaction; we turn it off and emit BEGIN ourselves. WAL lets readers go on while one writer
-    commits; a writer whose snapshot went stale gets SQLITE_BUSY (app/transactions.py retries it).
+    commits; a writer whose snapshot went stale gets SQLITE_BUSY (app/platform/transactions.py retries it).
     """
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -168,6 +168,3 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
-
-
-SessionFactory = async_sessionmaker[AsyncSession]

@@ -32,6 +32,7 @@ test: $(BIN)/activate
 	bash scripts/ensure-postgres
 	bash scripts/ensure-redis
 	bash scripts/ensure-chromium
+	bash scripts/ensure-nginx
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
 ## ruff, and mypy on app/ as configured in pyproject.toml (strict for app/resolver).

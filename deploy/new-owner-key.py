@@ -20,10 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the app packa
 
 from sqlalchemy import create_engine, insert, select  # noqa: E402
 
-from app.access.models import Campaign, Credential  # noqa: E402
+from app.access.tables import CAMPAIGNS, CREDENTIALS  # noqa: E402
 from app.access.service import SECRET_PREFIX, hash_secret  # noqa: E402
 from app.config import get_settings  # noqa: E402
-from app.db import sync_url  # noqa: E402
+from app.platform.db import sync_url  # noqa: E402
 
 
 def main(campaign_id: str) -> str:
@@ -31,10 +31,10 @@ def main(campaign_id: str) -> str:
     secret = SECRET_PREFIX["owner"] + secrets.token_urlsafe(32)  # 256 random bits, as the service makes them
     try:
         with engine.begin() as connection:
-            if connection.scalar(select(Campaign.id).where(Campaign.id == campaign_id)) is None:
+            if connection.scalar(select(CAMPAIGNS.c.id).where(CAMPAIGNS.c.id == campaign_id)) is None:
                 raise SystemExit(f"new-owner-key: there is no campaign {campaign_id}")
             connection.execute(
-                insert(Credential.__table__).values(
+                insert(CREDENTIALS).values(
                     id=str(uuid.uuid4()),
                     campaign_id=campaign_id,
                     secret_hash=hash_secret(secret),

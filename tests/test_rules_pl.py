@@ -177,3 +177,42 @@ def test_every_link_within_the_page_reaches_a_heading(document):
 def test_the_polish_page_points_to_no_file_outside_the_repo():
     page = text(RULES_PL)
     assert "../" not in page and "shared/rules" not in page
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('rules-page') / 'combat.db'}"
+    migrate(url)
+    with TestClient(create_app(Settings(database_url=url))) as client:
+        yield client
+
+
+@pytest.mark.parametrize(
+    ("query", "accept_language", "served_in"),
+    [
+        ("", None, "en"),
+        ("", "pl", "pl"),
+        ("", "pl-PL,pl;q=0.9,en;q=0.8", "pl"),
+        ("", "en-GB,en;q=0.9,pl;q=0.8", "en"),
+        ("", "de, pl;q=0.5", "pl"),
+        ("?lang=pl", "en", "pl"),
+        ("?lang=en", "pl", "en"),
+    ],
+)
+def test_the_rules_page_speaks_the_language_asked_for(served, query, accept_language, served_in):
+    headers = {"Accept-Language": accept_language} if accept_language else {}
+    page = served.get(f"/docs/rules{query}", headers=headers)
+    assert page.status_code == 200
+    assert page.headers["content-language"] == served_in
+    assert "accept-language" in page.headers["vary"].lower()
+    assert f'<html lang="{served_in}">' in page.text
+    other = "en" if served_in == "pl" else "pl"
+    assert f'href="/docs/rules?lang={other}"' in page.text  # the link to switch
+    marker = "Inicjatywa" if served_in == "pl" else "Initiative"
+    assert marker in page.text
+
+
+def test_the_polish_markdown_source_is_served(served):
+    source = served.get("/docs/rules.pl.md")
+    assert source.status_code == 200 and source.headers["content-type"].startswith("text/markdown")
+    assert source.text == RULES_PL.read_text(encoding="utf-8")

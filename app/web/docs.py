@@ -1,6 +1,7 @@
 """The documentation pages, all served by the service itself: Swagger UI at /docs and ReDoc at /redoc
 with their scripts and styles from the fastapi-offline package (no CDN, so they work on an offline
-table or behind a strict firewall), and the game master's rules at /docs/rules."""
+table or behind a strict firewall), and the game master's rules at /docs/rules, in English or in Polish
+(`?lang=pl`, or `Accept-Language` preferring pl)."""
 
 from __future__ import annotations
 
@@ -16,35 +17,60 @@ from fastapi.staticfiles import StaticFiles
 
 ASSETS_PATH = "/docs-assets"
 ASSETS_DIR = Path(fastapi_offline.__file__).resolve().parent / "static"
-RULES_FILE = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+RULES_FILES = {"en": DOCS_DIR / "rules.md", "pl": DOCS_DIR / "rules.pl.md"}
 RULES_PATH = "/docs/rules"
+SWITCH = {"en": ("pl", "Polski"), "pl": ("en", "English")}
+PAGE_WORDS = {
+    "en": ("rules for game masters", "API reference", "Markdown source"),
+    "pl": ("zasady dla mistrza gry", "Dokumentacja API", "Źródło w Markdown"),
+}
 RULES_LINK = (
     f"\n\n**Rules for game masters:** [{RULES_PATH}]({RULES_PATH}) explains every rule the resolver "
     f"applies, with its tables ([as Markdown]({RULES_PATH}.md))."
 )
 RULES_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}: rules for game masters</title><link rel="icon" href="{assets}/favicon.png">
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: {heading}</title><link rel="icon" href="{assets}/favicon.png">
 <style>
 body {{ font: 16px/1.55 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
 table {{ border-collapse: collapse; margin: 1rem 0; }} th, td {{ border: 1px solid #ccc; padding: .3rem .6rem; }}
 th {{ background: #f2f2f2; }} code, pre {{ background: #f6f6f6; }} pre {{ padding: .8rem; overflow-x: auto; }}
 blockquote {{ border-left: 4px solid #ccc; margin: 1rem 0; padding: .2rem 1rem; }}
 </style></head><body>
-<p><a href="{root}/docs">API reference</a> · <a href="{root}{rules}.md">Markdown source</a></p>
+<p><a href="{root}/docs">{reference}</a> · <a href="{root}{source}">{source_label}</a> ·
+<a href="{root}{rules}?lang={other}" hreflang="{other}" lang="{other}">{other_label}</a></p>
 {body}
 </body></html>
 """
 
 
 @lru_cache
-def rules_markdown() -> str:
-    return RULES_FILE.read_text(encoding="utf-8")
+def rules_markdown(lang: str = "en") -> str:
+    return RULES_FILES[lang].read_text(encoding="utf-8")
 
 
 @lru_cache
-def rules_html() -> str:
-    return markdown.markdown(rules_markdown(), extensions=["tables", "fenced_code", "toc"])
+def rules_html(lang: str = "en") -> str:
+    return markdown.markdown(rules_markdown(lang), extensions=["tables", "fenced_code", "toc"])
+
+
+def preferred_language(lang: str | None, accept_language: str | None) -> str:
+    """`?lang=` first; else Polish when Accept-Language ranks pl above en (RFC 9110 q-values); else English."""
+    if lang in RULES_FILES:
+        return lang
+    ranks = {"en": 0.0, "pl": 0.0}
+    for i, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        primary = tag.strip().lower().split("-")[0]
+        if primary not in ranks:
+            continue
+        try:
+            q = float(params.strip().removeprefix("q=")) if params.strip().startswith("q=") else 1.0
+        except ValueError:
+            q = 0.0
+        ranks[primary] = max(ranks[primary], q - i * 1e-6)  # equal q: the earlier one wins
+    return "pl" if ranks["pl"] > ranks["en"] else "en"
 
 
 def install_docs(app: FastAPI) -> None:
@@ -84,13 +110,32 @@ def install_docs(app: FastAPI) -> None:
         )
 
     @app.get(RULES_PATH, include_in_schema=False)
-    async def rules_page(request: Request) -> HTMLResponse:
+    async def rules_page(request: Request, lang: str | None = None) -> HTMLResponse:
         root = request.scope.get("root_path", "")
+        chosen = preferred_language(lang, request.headers.get("accept-language"))
+        heading, reference, source_label = PAGE_WORDS[chosen]
+        other, other_label = SWITCH[chosen]
         page = RULES_PAGE.format(
-            title=app.title, assets=root + ASSETS_PATH, root=root, rules=RULES_PATH, body=rules_html()
+            lang=chosen,
+            title=app.title,
+            heading=heading,
+            reference=reference,
+            source=f"{RULES_PATH}.pl.md" if chosen == "pl" else f"{RULES_PATH}.md",
+            source_label=source_label,
+            other=other,
+            other_label=other_label,
+            assets=root + ASSETS_PATH,
+            root=root,
+            rules=RULES_PATH,
+            body=rules_html(chosen),
         )
-        return HTMLResponse(page)
+        headers = {"Content-Language": chosen, "Vary": "Accept-Language"}
+        return HTMLResponse(page, headers=headers)
 
     @app.get(RULES_PATH + ".md", include_in_schema=False)
     async def rules_source() -> Response:
-        return Response(rules_markdown(), media_type="text/markdown; charset=utf-8")
+        return Response(rules_markdown("en"), media_type="text/markdown; charset=utf-8")
+
+    @app.get(RULES_PATH + ".pl.md", include_in_schema=False)
+    async def rules_source_polish() -> Response:
+        return Response(rules_markdown("pl"), media_type="text/markdown; charset=utf-8")

@@ -2,6 +2,7 @@
 (Alembic, tests)."""
 
 from app.access import tables as access_tables  # noqa: F401
+from app.campaign import tables as campaign_tables  # noqa: F401
 from app.encounters import tables as encounter_tables  # noqa: F401
 from app.events import tables as event_tables  # noqa: F401
 from app.idempotency import tables as idempotency_tables  # noqa: F401

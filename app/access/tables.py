@@ -6,9 +6,9 @@ Only a SHA-256 of a credential's secret is stored: secrets are 256 random bits, 
 
 from __future__ import annotations
 
-from sqlalchemy import Column, ForeignKey, String, Table
+from sqlalchemy import Column, ForeignKey, Integer, String, Table
 
-from app.platform.db import UTCDateTime, metadata, utcnow
+from app.platform.db import JSONDocument, UTCDateTime, metadata, utcnow
 
 CAMPAIGNS = Table(
     "campaigns",
@@ -16,6 +16,9 @@ CAMPAIGNS = Table(
     Column("id", String(36), primary_key=True),
     Column("name", String(100), nullable=False),
     Column("created_at", UTCDateTime, nullable=False, default=utcnow),
+    # House rules (app/campaign): partial ruleset overrides each new encounter starts from.
+    Column("rules", JSONDocument, nullable=False, default=dict, server_default="{}"),
+    Column("version", Integer, nullable=False, default=1, server_default="1"),  # the campaign's ETag
 )
 
 # A campaign key (role owner) or a token scoped to one encounter (viewer) or one combatant (player).

@@ -64,9 +64,20 @@ ENCOUNTER_COLUMNS = tuple(f.name for f in fields(EncounterRecord) if f.name != "
 COMBATANT_COLUMNS = tuple(COMBATANTS.c.keys())
 RESOLVER_FIELDS = tuple(f.name for f in fields(model.Combatant))
 # every column of a combatant row but its encounter's: what a round's snapshot keeps and undo restores
-ROW_FIELDS = ("position", "name", "side", *sorted(STATE_FIELDS))
+# What the service keeps beside the resolver's fields: a display name, a side (odds), whether the players'
+# screens see it, and where it came from (a linked character, a creature's copy).
+SERVICE_FIELDS = ("name", "side", "hidden", "character_id", "creature_id")
+ROW_FIELDS = ("position", *SERVICE_FIELDS, *sorted(STATE_FIELDS | {"group"}))
 # Columns added after rounds were stored: an older snapshot lacks them, and had what their migration gave.
-SNAPSHOT_DEFAULTS: Mapping[str, Any] = {"side": None, "effects": [], "long_action": None}
+SNAPSHOT_DEFAULTS: Mapping[str, Any] = {
+    "side": None,
+    "effects": [],
+    "long_action": None,
+    "group": None,
+    "hidden": False,
+    "character_id": None,
+    "creature_id": None,
+}
 # What resolving a round may change: the resolver's CombatantState but the id and the derived penalty.
 ROUND_CHANGES = tuple(f.name for f in fields(model.CombatantState) if f.name not in ("id", "penalty"))
 

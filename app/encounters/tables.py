@@ -19,6 +19,9 @@ ENCOUNTERS = Table(
     Column("next_position", Integer, nullable=False, default=0),  # order in which combatants were added
     Column("created_at", UTCDateTime, nullable=False, default=utcnow, index=True),
     Column("updated_at", UTCDateTime, nullable=False, default=utcnow, onupdate=utcnow),
+    Column("finished_at", UTCDateTime),  # set by finish: the fight is over, changes are refused
+    # What reopen needs: each linked character's state from just before the finish and its version after it.
+    Column("finish_state", JSONDocument),
 )
 
 COMBATANTS = Table(
@@ -47,6 +50,12 @@ COMBATANTS = Table(
     Column("wounds", JSONDocument, nullable=False, default=list),
     Column("effects", JSONDocument, nullable=False, default=list),  # RULES.md section 12
     Column("long_action", JSONDocument, default=None),  # section 13
+    Column("group", String(64)),  # section 14: members share their first action's delay die
+    Column("hidden", Boolean, nullable=False, default=False, server_default="0"),  # CONTRACT.md, hidden combatants
+    # Where it came from: a linked character of the roster (its wounds go back at the end), or a creature
+    # of the bestiary (a copy). No foreign key: a deleted character or creature leaves the history alone.
+    Column("character_id", String(36), index=True),
+    Column("creature_id", String(36)),
     UniqueConstraint("encounter_id", "position"),
     CheckConstraint("(armor IS NULL) <> (armor_name IS NULL)", name="armor_points_or_name"),
 )

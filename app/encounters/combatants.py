@@ -7,10 +7,19 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.campaign import links
 from app.encounters import convert, store
 from app.encounters.convert import CombatantRow, EncounterRecord
+from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id, new_id
-from app.encounters.schemas.encounter import CombatantCreate, CombatantFields, CombatantUpdate
+from app.encounters.schemas.encounter import (
+    CharacterJoin,
+    CombatantCreate,
+    CombatantFields,
+    CombatantsCreated,
+    CombatantUpdate,
+    CreatureJoin,
+)
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
@@ -22,6 +31,8 @@ from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
 from app.web.etags import etag
 from app.web.responses import Reply
+
+CombatantJoinBody = CombatantCreate | CharacterJoin | CreatureJoin
 
 
 def _check_lasting(issues: Issues, fields: CombatantFields, pointer: str, targets: frozenset[str]) -> None:
@@ -70,7 +81,62 @@ def checked_values(
     values["name"] = fields.name
     values["effects"] = [{**e, "id": e["id"] or new_effect_id()} for e in values["effects"]]
     values["side"] = fields.side
+    values["hidden"] = fields.hidden
+    values["group"] = fields.group
+    values.setdefault("character_id", None)
+    values.setdefault("creature_id", None)
     return values
+
+
+async def link_characters(session: AsyncSession, encounter_id: str, rows: list[dict[str, Any]]) -> None:
+    """Link every character among `rows` into the encounter: 409 character-busy when one is in another fight."""
+    for row in rows:
+        if row.get("character_id"):
+            await links.link(session, character_id=row["character_id"], encounter_id=encounter_id)
+
+
+def numbered(name: str, count: int, taken: list[str | None]) -> list[str]:
+    """CONTRACT.md's numbering: with more than one copy, or when `name` (or `name N`) is already in the
+    encounter, `name 1`, `name 2`, … continuing after the highest N used (a plain `name` counts as 0)."""
+    used = [n for n in taken if n is not None and (n == name or n.startswith(f"{name} "))]
+    numbers = [
+        0 if n == name else int(n.removeprefix(f"{name} ")) for n in used if n == name or n[len(name) + 1 :].isdigit()
+    ]
+    if count == 1 and not numbers:
+        return [name]
+    first = max(numbers, default=0) + 1
+    names = []
+    for n in range(first, first + count):
+        suffix = f" {n}"
+        names.append(name[: bounds.NAME_LENGTH[1] - len(suffix)] + suffix)
+    return names
+
+
+async def joining(
+    session: AsyncSession, encounter: EncounterRecord, data: CombatantJoinBody, ruleset: Ruleset, pointer: str = ""
+) -> list[dict[str, Any]]:
+    """The combatants' column values a join body makes: one full combatant, a character (the caller links
+    it, `link_characters`, once the encounter's row exists), or `count` copies of a creature."""
+    targets = frozenset(row["id"] for row in encounter.combatants)
+    if isinstance(data, CombatantCreate):
+        return [checked_values(data, ruleset, pointer, targets=targets)]
+    if isinstance(data, CharacterJoin):
+        character = await links.character(session, campaign_id=encounter.campaign_id, character_id=data.character)
+        stats = links.stat_block(character)
+        fields = CombatantFields.model_validate(
+            {**stats, "side": data.side or stats["side"], "hidden": data.hidden}, strict=False
+        )
+        return [{**checked_values(fields, ruleset, pointer), "character_id": data.character}]
+    creature = await links.creature(session, campaign_id=encounter.campaign_id, creature_id=data.creature)
+    stats = links.stat_block(creature)
+    names = numbered(stats["name"], data.count, [row["name"] for row in encounter.combatants])
+    made = []
+    for name in names:
+        fields = CombatantFields.model_validate(
+            {**stats, "name": name, "side": data.side or stats["side"], "hidden": data.hidden}, strict=False
+        )
+        made.append({**checked_values(fields, ruleset, pointer), "creature_id": data.creature})
+    return made
 
 
 def find_combatant(encounter: EncounterRecord, combatant_id: str) -> CombatantRow:
@@ -94,26 +160,32 @@ async def add(
     session: AsyncSession,
     campaign_id: str,
     encounter_id: str,
-    data: CombatantCreate,
+    data: CombatantJoinBody,
     if_match: str | None,
     claim: Claim | None = None,
 ) -> Reply:
+    """201 with the combatant (full or a character), or {"items": [...]} with a creature's copies."""
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        if len(encounter.combatants) >= bounds.MAX_COMBATANTS:
+        require_unfinished(encounter)
+        adding = data.count if isinstance(data, CreatureJoin) else 1
+        if len(encounter.combatants) + adding > bounds.MAX_COMBATANTS:
             raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
-        targets = frozenset(row["id"] for row in encounter.combatants)
-        values = checked_values(data, build_ruleset(encounter.rules), targets=targets)
+        made = await joining(session, encounter, data, build_ruleset(encounter.rules))
         position = encounter.next_position
-        version = await store.bump_version(session, encounter_id, encounter.version, next_position=position + 1)
-        row = {"id": new_id(), "encounter_id": encounter_id, "position": position, **values}
-        await store.insert_combatant(session, row)
-        reply = Reply.json(
-            201,
-            convert.combatant_read(row),
-            etag=etag(version),
-            location=f"/v1/encounters/{encounter_id}/combatants/{row['id']}",
-        )
+        version = await store.bump_version(session, encounter_id, encounter.version, next_position=position + len(made))
+        rows = [
+            {"id": new_id(), "encounter_id": encounter_id, "position": position + i, **values}
+            for i, values in enumerate(made)
+        ]
+        await link_characters(session, encounter_id, rows)
+        await store.insert_combatants(session, encounter_id, rows)
+        location = f"/v1/encounters/{encounter_id}/combatants/{rows[0]['id']}"
+        if isinstance(data, CreatureJoin):
+            body = CombatantsCreated(items=[convert.combatant_read(row) for row in rows])
+            reply = Reply.json(201, body, etag=etag(version), location=location)
+        else:
+            reply = Reply.json(201, convert.combatant_read(rows[0]), etag=etag(version), location=location)
         await record(session, claim, reply)
         await announce(session, Change.of_encounter(encounter_id, version))
     return reply
@@ -131,12 +203,14 @@ async def update(
 ) -> tuple[CombatantRow, int]:
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        require_unfinished(encounter)
         row = find_combatant(encounter, combatant_id)
         current = convert.snapshot(row)
         changed = data.model_dump(exclude_unset=True, by_alias=True)
         if "vitality" in changed and "blood" not in changed and row["blood"] == row["vitality"]:
             changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
-        lasting = ("id", "position", "effects", "long_action")  # not checked again: kept, or the long action cancelled
+        # not checked again: kept, or the long action cancelled; where it came from stays as it is
+        lasting = ("id", "position", "effects", "long_action", "character_id", "creature_id")
         merged = CombatantFields.model_validate(
             {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
         )
@@ -157,8 +231,11 @@ async def remove(
 ) -> None:
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        find_combatant(encounter, combatant_id)
+        require_unfinished(encounter)
+        row = find_combatant(encounter, combatant_id)
         version = await store.bump_version(session, encounter_id, encounter.version)
+        if row["character_id"] is not None:  # it leaves the fight with its wounds
+            await links.write_back(session, character_id=row["character_id"], encounter_id=encounter_id, state=row)
         # Its staged declaration goes with it (the foreign key would cascade), and every screen is told, as
         # when it is withdrawn: deleted here, so the transaction knows whether there was one to announce.
         withdrawn = await store.clear_staged(session, store.staged_of_combatant(combatant_id))

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from app.encounters.schemas.encounter import (
-    CombatantFields,
     CombatantRead,
+    CombatantStats,
     EffectGivenIn,
     EncounterRead,
     InlineWeapon,
@@ -57,6 +57,8 @@ class EncounterRecord:
     next_position: int
     created_at: datetime
     updated_at: datetime
+    finished_at: datetime | None
+    finish_state: dict[str, Any] | None
     combatants: tuple[CombatantRow, ...]
 
 
@@ -99,7 +101,7 @@ def long_action_from_schema(long_action: LongActionIn | None) -> model.LongActio
     return model.LongAction(long_action.name, long_action.delay, long_action.rounds_left, long_action.target, effect)
 
 
-def combatant_from_schema(cid: str, c: CombatantFields) -> model.Combatant:
+def combatant_from_schema(cid: str, c: CombatantStats) -> model.Combatant:
     values: dict[str, Any] = {name: getattr(c, name) for name in RESOLVER_FIELDS if name != "id"}
     values["weapon"] = weapon_from_schema(c.weapon)
     values["wounds"] = tuple(model.Wound(w.class_, w.penalty, w.bleed) for w in c.wounds)
@@ -206,7 +208,10 @@ def dice_from_schema(dice: dict[str, int | list[int]]) -> dict[str, int | tuple[
 
 
 def combatant_read(row: CombatantRow) -> CombatantRead:
-    return CombatantRead.model_validate({**row, "penalty": sum(w["penalty"] for w in row["wounds"])})
+    penalty = sum(w["penalty"] for w in row["wounds"])
+    return CombatantRead.model_validate(
+        {**row, "character": row["character_id"], "creature": row["creature_id"], "penalty": penalty}
+    )
 
 
 def encounter_read(encounter: EncounterRecord) -> EncounterRead:
@@ -218,6 +223,8 @@ def encounter_read(encounter: EncounterRecord) -> EncounterRead:
         version=encounter.version,
         created_at=encounter.created_at,
         updated_at=encounter.updated_at,
+        finished=encounter.finished_at is not None,
+        finished_at=encounter.finished_at,
         turn=encounter.round // ruleset.turn_length + 1,
         rules=encounter.rules,
         ruleset=dict(ruleset.document),

@@ -22,6 +22,7 @@ from app.access.service import Principal
 from app.encounters import convert, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
+from app.encounters.errors import require_unfinished
 from app.encounters.schemas.declaration import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.schemas.round import DeclarationIn, RoundCreate
 from app.platform.changefeed import Change, announce
@@ -113,6 +114,7 @@ async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, c
     dice = data.dice
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+        require_unfinished(encounter)
         find_combatant(encounter, combatant_id)
         found = issues(encounter, declaration(combatant_id, stored), dice)
         if found:
@@ -142,6 +144,7 @@ async def withdraw(*, session: AsyncSession, campaign_id: str, encounter_id: str
     so a player learns that nothing of theirs is waiting, whichever of these happened."""
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+        require_unfinished(encounter)
         find_combatant(encounter, combatant_id)
         await store.hold_version(session, encounter_id, encounter.version)
         if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.encounters import store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import CombatantRow, EncounterRecord
+from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id
 from app.encounters.schemas.encounter import EffectCreate, EffectRead
 from app.idempotency.keys import Claim, record
@@ -79,6 +80,7 @@ async def add(
     """201 with the effect as stored (its id and until_round are the service's), Location and ETag."""
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        require_unfinished(encounter)
         row = find_combatant(encounter, combatant_id)
         if len(row["effects"]) >= bounds.MAX_EFFECTS:
             raise Unprocessable(
@@ -114,6 +116,7 @@ async def remove(
     """204 with the new ETag; 404 when the combatant carries no such effect (nothing written then)."""
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        require_unfinished(encounter)
         row = find_combatant(encounter, combatant_id)
         find_effect(encounter, row, effect_id)
         version = await store.bump_version(session, encounter_id, encounter.version)

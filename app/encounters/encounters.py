@@ -13,9 +13,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.campaign import links
 from app.encounters import convert, store
-from app.encounters.combatants import checked_values
+from app.encounters.combatants import joining, link_characters
 from app.encounters.convert import EncounterRecord
+from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_id
 from app.encounters.schemas.encounter import EncounterCreate, EncounterSummary, EncounterUpdate
 from app.idempotency.keys import Claim, record
@@ -23,38 +25,64 @@ from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import Unprocessable
 from app.platform.transactions import retry_stale_snapshot, write_transaction
-from app.resolver import InvalidRound, build_ruleset
+from app.resolver import InvalidRound, bounds, build_ruleset
 from app.resolver.codec import weapon_from_json
 from app.resolver.errors import Issues
+from app.resolver.ruleset import MERGED_BY_ENTRY
 from app.resolver.validate import check_armor, weapon_profile
 from app.web.etags import etag
 from app.web.responses import Reply
 
 
+def overlay(house_rules: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """The encounter's own overrides on the campaign's, as RULES.md section 11 overlays a ruleset: numbers
+    and wound_classes replace; stances, armory and armor merge entry by entry (an entry's fields too)."""
+    merged = {key: dict(value) if key in MERGED_BY_ENTRY else value for key, value in house_rules.items()}
+    for key, value in own.items():
+        if key in MERGED_BY_ENTRY and isinstance(value, dict) and isinstance(merged.get(key), dict):
+            for name, entry in value.items():
+                current = merged[key].get(name)
+                both = isinstance(current, dict) and isinstance(entry, dict)
+                merged[key][name] = {**current, **entry} if both and current is not None else entry
+        else:
+            merged[key] = value
+    return merged
+
+
 async def create(
     *, session: AsyncSession, campaign_id: str, data: EncounterCreate, claim: Claim | None = None
 ) -> Reply:
-    ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is written
+    """The encounter and its combatants (full, linked characters, creatures' copies), its rules the
+    campaign's house rules overlaid with the body's, stored as they are now (RULES.md section 11)."""
+    build_ruleset(data.rules)  # refuses bad overrides before anything is written
     encounter_id, now = new_id(), utcnow()
-    combatants = tuple(
-        {"id": new_id(), "encounter_id": encounter_id, "position": i, **checked_values(c, ruleset, at)}
-        for i, c in enumerate(data.combatants)
-        for at in [f"/combatants/{i}"]
-    )
-    encounter = EncounterRecord(
-        id=encounter_id,
-        campaign_id=campaign_id,
-        name=data.name,
-        rules=data.rules,
-        round=0,
-        version=1,
-        next_position=len(combatants),
-        created_at=now,
-        updated_at=now,
-        combatants=combatants,
-    )
     async with write_transaction(session):
+        rules = overlay(await links.campaign_rules(session, campaign_id), data.rules)
+        ruleset = build_ruleset(rules)
+        encounter = EncounterRecord(
+            id=encounter_id,
+            campaign_id=campaign_id,
+            name=data.name,
+            rules=rules,
+            round=0,
+            version=1,
+            next_position=0,
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            finish_state=None,
+            combatants=(),
+        )
+        rows: list[dict[str, Any]] = []
+        for i, body in enumerate(data.combatants):
+            so_far = dataclasses.replace(encounter, combatants=tuple(rows))
+            for values in await joining(session, so_far, body, ruleset, pointer=f"/combatants/{i}"):
+                rows.append({"id": new_id(), "encounter_id": encounter_id, "position": len(rows), **values})
+        if len(rows) > bounds.MAX_COMBATANTS:
+            raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
+        encounter = dataclasses.replace(encounter, next_position=len(rows), combatants=tuple(rows))
         await store.insert_encounter(session, encounter)
+        await link_characters(session, encounter_id, rows)  # after the row they will name
         reply = Reply.json(
             201, convert.encounter_read(encounter), location=f"/v1/encounters/{encounter_id}", etag=etag(1)
         )
@@ -67,7 +95,9 @@ async def list_page(
 ) -> tuple[list[EncounterSummary], int]:
     async with session.begin():
         rows, total = await store.list_encounters(session, campaign_id=campaign_id, limit=limit, offset=offset)
-        items = [EncounterSummary.model_validate(row._mapping) for row in rows]
+        items = [
+            EncounterSummary.model_validate({**row._mapping, "finished": row.finished_at is not None}) for row in rows
+        ]
     return items, total
 
 
@@ -91,6 +121,7 @@ async def update(
         if data.name is not None:
             changes["name"] = data.name
         if data.rules is not None:
+            require_unfinished(encounter)  # a finished fight may still be renamed
             ruleset = build_ruleset(data.rules)
             for i, row in enumerate(encounter.combatants):
                 try:
@@ -114,5 +145,7 @@ async def delete(*, session: AsyncSession, campaign_id: str, encounter_id: str, 
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
         await store.bump_version(session, encounter_id, encounter.version)
+        if encounter.finished_at is None:
+            await links.free_all(session, encounter_id)  # nothing written back: the fight did not happen
         await store.delete_encounter(session, encounter_id)
         await announce(session, Change.of_encounter(encounter_id))  # no version: gone, its streams end

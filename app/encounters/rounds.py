@@ -7,8 +7,10 @@ from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.campaign import links
 from app.encounters import convert, store
 from app.encounters.declarations import take_staged
+from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change
@@ -50,6 +52,7 @@ async def resolve_next_round(
         # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in; the
         # version's UPDATE, the staged declarations' DELETE, one INSERT (announcing) and one executemany out.
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        require_unfinished(encounter)
         number = encounter.round + 1
         # The version's update comes first: it holds the encounter's row, which orders the staged
         # declarations' taking.
@@ -100,6 +103,7 @@ async def undo_round(
     """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+        require_unfinished(encounter)
         if not 1 <= number <= encounter.round:
             raise NotFound(f"Encounter {encounter_id} has no round {number}.")
         if number != encounter.round:
@@ -118,8 +122,22 @@ async def undo_round(
         cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
         changes = (Change.of_undo(encounter_id, number, version), *cleared)
         before = await store.delete_round(session, encounter_id, number, changes)  # delivered at commit
+        await _relink(session, encounter, before["combatants"])
         await store.restore_combatants(session, encounter, before["combatants"])
     return version
+
+
+async def _relink(session: AsyncSession, encounter: convert.EncounterRecord, saved: list[dict[str, Any]]) -> None:
+    """The roster follows an undo: a linked combatant removed since the round comes back linked (its
+    character must be free: else 409 character-busy); one that joined since leaves, nothing written back."""
+    now_there = {row["id"]: row for row in encounter.combatants}
+    back = {row["id"] for row in saved}
+    for kept in saved:
+        if kept["id"] not in now_there and kept.get("character_id"):
+            await links.link(session, character_id=kept["character_id"], encounter_id=encounter.id)
+    for combatant_id, row in now_there.items():
+        if combatant_id not in back and row["character_id"]:
+            await links.free(session, character_id=row["character_id"], encounter_id=encounter.id)
 
 
 def resolve_stateless(request: ResolveRequest) -> Reply:

@@ -106,10 +106,16 @@ async def hold_version(session: AsyncSession, encounter_id: str, read_version: i
 
 
 async def insert_encounter(session: AsyncSession, encounter: EncounterRecord) -> None:
+    """The encounter's row (and its combatants, if the record has any)."""
     columns = {name: getattr(encounter, name) for name in convert.ENCOUNTER_COLUMNS}
     await session.execute(insert(ENCOUNTERS).values(**columns))
-    if encounter.combatants:
-        await session.execute(insert(COMBATANTS), [convert.combatant_columns(c) for c in encounter.combatants])
+    await insert_combatants(session, encounter.id, encounter.combatants)
+
+
+async def insert_combatants(session: AsyncSession, encounter_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """One executemany."""
+    if rows:
+        await session.execute(insert(COMBATANTS), [convert.combatant_columns(row) for row in rows])
 
 
 async def list_encounters(
@@ -127,15 +133,16 @@ async def list_encounters(
     return list(rows), total or 0
 
 
+async def set_finish_state(session: AsyncSession, encounter_id: str, finish_state: dict[str, Any] | None) -> None:
+    """What reopen needs (or None), written after the version's update has taken the row."""
+    await session.execute(update(ENCOUNTERS).where(ENCOUNTERS.c.id == encounter_id).values(finish_state=finish_state))
+
+
 async def delete_encounter(session: AsyncSession, encounter_id: str) -> None:
     await session.execute(delete(ENCOUNTERS).where(ENCOUNTERS.c.id == encounter_id))  # the rest cascades
 
 
 # --- combatants -------------------------------------------------------------------------------------
-
-
-async def insert_combatant(session: AsyncSession, row: Mapping[str, Any]) -> None:
-    await session.execute(insert(COMBATANTS).values(**convert.combatant_columns(row)))
 
 
 async def update_combatant(session: AsyncSession, combatant_id: str, values: Mapping[str, Any]) -> None:

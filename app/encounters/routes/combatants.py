@@ -8,7 +8,14 @@ from app.access.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, Id
 from app.deps import DatabaseDep, SessionDep
 from app.encounters import combatants, effects
 from app.encounters.convert import combatant_read
-from app.encounters.schemas.encounter import CombatantCreate, CombatantRead, CombatantUpdate, EffectCreate, EffectRead
+from app.encounters.schemas.encounter import (
+    CombatantJoin,
+    CombatantRead,
+    CombatantsCreated,
+    CombatantUpdate,
+    EffectCreate,
+    EffectRead,
+)
 from app.web.etags import etag
 from app.web.params import IfMatch
 from app.web.responses import Reply
@@ -17,10 +24,17 @@ router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change on their own combatant
 
 
-@router.post("/{encounter_id}/combatants", status_code=status.HTTP_201_CREATED, response_model=CombatantRead)
+@router.post(
+    "/{encounter_id}/combatants",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CombatantRead | CombatantsCreated,
+    description='Add a combatant in full, a character of the roster (`{"character": id}`: linked, its '
+    "wounds go back at the finish; 409 character-busy when it is in another unfinished fight), or `count` "
+    'copies of a creature of the bestiary (`{"creature": id, "count": 3}`; answer `{"items": [...]}`).',
+)
 async def add_combatant(
     encounter_id: str,
-    data: CombatantCreate,
+    data: CombatantJoin,
     session: SessionDep,
     principal: EncounterOwnerDep,
     claim: IdempotencyDep,

@@ -8,7 +8,7 @@ from app.access import service as access
 from app.access.auth import EncounterOwnerDep, IdempotencyDep, OwnerDep, ReaderDep, forget_credentials
 from app.access.schemas import CredentialCreated, CredentialRead, TokenCreate
 from app.deps import CredentialCacheDep, DatabaseDep, SessionDep
-from app.encounters import encounters, tokens
+from app.encounters import encounters, finish, tokens
 from app.encounters.convert import encounter_read
 from app.encounters.schemas.encounter import EncounterCreate, EncounterRead, EncounterSummary, EncounterUpdate
 from app.web.etags import etag, not_modified, still_current
@@ -79,6 +79,38 @@ async def delete_encounter(
     )
     forget_credentials(cache, encounter_id=encounter_id)  # its tokens went with it
     return Reply.no_content().response()
+
+
+@router.post("/{encounter_id}/finish", response_model=EncounterRead)
+async def finish_encounter(
+    encounter_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """End the fight: every linked combatant's blood, status and wounds go back to its character (its effects
+    and long action end here), staged declarations are cleared, and only reads, renaming and deletion go on."""
+    reply = await finish.finish(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match, claim=claim
+    )
+    return reply.response()
+
+
+@router.post("/{encounter_id}/reopen", response_model=EncounterRead)
+async def reopen_encounter(
+    encounter_id: str,
+    session: SessionDep,
+    principal: EncounterOwnerDep,
+    claim: IdempotencyDep,
+    if_match: IfMatch = None,
+) -> Response:
+    """Undo the finish exactly: each linked character gets back its state from just before it and is linked
+    again. 409 character-busy or character-changed (naming the character) when that is no longer possible."""
+    reply = await finish.reopen(
+        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match, claim=claim
+    )
+    return reply.response()
 
 
 @router.post(

@@ -12,6 +12,7 @@ from app.resolver import bounds
 from app.web.resolver_schemas import InlineWeaponRead, RulesetRead, WoundRead
 from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
 
+CREATURE_COPIES = (1, 20)  # CONTRACT.md: copies of a creature in one request
 DAMAGE_PATTERN = r"^\d{1,3}d\d{1,4}([+-]\d{1,4})?$"
 Status = Literal["active", "unconscious", "dead"]
 RulesOverrides = Annotated[
@@ -140,13 +141,21 @@ class LongActionRead(BaseModel):
 
 
 Side = Annotated[Id, Field(description="The side it fights for (odds); none: every such combatant is its own side.")]
+Group = Annotated[
+    Id, Field(description="Its group (RULES.md section 14): members share one delay die for their first actions.")
+]
+Hidden = Annotated[
+    Bool,
+    Field(description="Hidden from player and viewer tokens until it acts or is targeted (the campaign's key only)."),
+]
 
 
-class CombatantFields(Input):
+class CombatantStats(Input):
     """RULES.md section 2. Defaults in brackets there are the defaults here."""
 
     name: Name | None = None
     side: Side | None = None
+    group: Group | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
     attack: Annotated[JSONInt, within(bounds.ATTACK)]
     defense: Annotated[JSONInt, within(bounds.DEFENSE)]
@@ -166,6 +175,12 @@ class CombatantFields(Input):
     long_action: LongActionIn | None = None
 
 
+class CombatantFields(CombatantStats):
+    """A stored combatant's fields: its stats, and whether the players' screens see it."""
+
+    hidden: Hidden = False
+
+
 COMBATANT_EXAMPLE: JsonDict = {
     "name": "Ala",
     "initiative": 20,
@@ -177,7 +192,38 @@ COMBATANT_EXAMPLE: JsonDict = {
 
 
 class CombatantCreate(CombatantFields):
+    """A combatant given in full."""
+
     model_config = ConfigDict(json_schema_extra={"examples": [COMBATANT_EXAMPLE]})
+
+
+class CharacterJoin(Input):
+    """A character of the roster joins the fight linked: its current fields, its wounds back at the finish."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"character": "6f1c2a9e-0d4b-4b8e-9a51-2c7e0f3d8b14"}]})
+
+    character: Id
+    side: Side | None = Field(default=None, description="Overrides the character's side; null: the character's.")
+    hidden: Hidden = False
+
+
+class CreatureJoin(Input):
+    """`count` copies of a creature of the bestiary, numbered when more than one or the name is taken."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"creature": "0b8d7e52-3c1a-4f6e-8d29-5a4b1c0e7f36", "count": 3}]}
+    )
+
+    creature: Id
+    count: Annotated[JSONInt, within(CREATURE_COPIES)] = 1
+    side: Side | None = Field(default=None, description="Overrides the creature's side; null: the creature's.")
+    hidden: Hidden = False
+
+
+CombatantJoin = Annotated[
+    CombatantCreate | CharacterJoin | CreatureJoin,
+    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary."),
+]
 
 
 class CombatantUpdate(Input):
@@ -187,6 +233,8 @@ class CombatantUpdate(Input):
 
     name: Name | None = None
     side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
+    hidden: Hidden | None = None
+    group: Group | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
     attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
     defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
@@ -211,6 +259,10 @@ class CombatantRead(BaseModel):
     id: str
     name: str | None
     side: str | None
+    hidden: bool = Field(description="Hidden from player and viewer tokens (they never see this field).")
+    group: str | None
+    character: str | None = Field(description="The roster character it is linked to, if any.")
+    creature: str | None = Field(description="The bestiary creature it was copied from, if any.")
     initiative: int
     attack: int
     defense: int
@@ -227,6 +279,12 @@ class CombatantRead(BaseModel):
     effects: list[EffectRead]
     long_action: LongActionRead | None
     penalty: int = Field(description="Wound penalty: the sum of the wounds' penalties.")
+
+
+class CombatantsCreated(BaseModel):
+    """The copies of a creature, in the order made."""
+
+    items: list[CombatantRead]
 
 
 class EncounterCreate(Input):
@@ -247,7 +305,7 @@ class EncounterCreate(Input):
 
     name: Name
     rules: RulesOverrides = {}
-    combatants: Annotated[list[CombatantCreate], Field(max_length=bounds.MAX_COMBATANTS)] = []
+    combatants: Annotated[list[CombatantJoin], Field(max_length=bounds.MAX_COMBATANTS)] = []
 
 
 class EncounterUpdate(Input):
@@ -266,6 +324,8 @@ class EncounterSummary(BaseModel):
     version: int
     created_at: datetime
     updated_at: datetime
+    finished: bool = Field(description="Finished (POST .../finish): only reads, renaming and deletion go on.")
+    finished_at: datetime | None
 
 
 class EncounterRead(EncounterSummary):

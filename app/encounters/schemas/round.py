@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
-from app.encounters.schemas.encounter import CombatantFields, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
+from app.encounters.schemas.encounter import CombatantStats, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
 from app.resolver.model import Result, Status
 from app.web.resolver_schemas import ActionType, WoundRead
-from app.web.schemas import Id, Input, JSONInt, Name, within
+from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
 
 
 class AttackAction(Input):
@@ -133,8 +133,14 @@ class RoundCreate(Input):
     seed: Seed | None = None
 
 
-class CombatantInRequest(CombatantFields):
+class CombatantInRequest(CombatantStats):
+    """A combatant's full state. The service's own fields of a read (hidden, character, creature) are
+    accepted and ignored, so that an encounter's combatants can be sent back as they were read."""
+
     id: Id
+    hidden: Bool | None = Field(default=None, description="Ignored here (a stored combatant's field).")
+    character: Id | None = Field(default=None, description="Ignored here (a stored combatant's field).")
+    creature: Id | None = Field(default=None, description="Ignored here (a stored combatant's field).")
 
 
 class ResolveRequest(RoundCreate):

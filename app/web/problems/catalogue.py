@@ -22,6 +22,27 @@ CATALOGUE: dict[str, ProblemType] = {
     p.slug: p
     for p in (
         ProblemType(
+            "character-busy",
+            409,
+            "The character is in another unfinished fight",
+            "A roster character is linked into at most one unfinished encounter; the problem names it (encounter).",
+            "Finish that encounter (POST /v1/encounters/{id}/finish) or remove the character from it, then retry.",
+        ),
+        ProblemType(
+            "character-changed",
+            409,
+            "The character changed since the fight was finished",
+            "Reopening a finished encounter would overwrite a character whose version moved since the finish.",
+            "Leave the encounter finished, or copy it (POST /v1/encounters/{id}/copy) to fight again.",
+        ),
+        ProblemType(
+            "encounter-finished",
+            409,
+            "The encounter is finished",
+            "A finished encounter takes no rounds, undo, staging, combatant or effect changes; reads go on.",
+            "Reopen it (POST /v1/encounters/{id}/reopen) or copy it, then make the change there.",
+        ),
+        ProblemType(
             "validation-error",
             422,
             "The request is not valid",

@@ -295,6 +295,14 @@ async def insert_round(
     await write_and_announce(session, stored, *changes)  # delivered at commit
 
 
+async def first_snapshot(session: AsyncSession, encounter_id: str) -> dict[str, Any] | None:
+    """Round 1's state_before (the fight as it started), or None before the first round."""
+    state: dict[str, Any] | None = await session.scalar(
+        select(ROUNDS.c.state_before).where(_this_round(encounter_id, 1))
+    )
+    return state
+
+
 def _this_round(encounter_id: str, number: int) -> ColumnElement[bool]:
     return (ROUNDS.c.encounter_id == encounter_id) & (ROUNDS.c.number == number)
 

@@ -8,9 +8,15 @@ from app.access import service as access
 from app.access.auth import EncounterOwnerDep, IdempotencyDep, OwnerDep, ReaderDep, forget_credentials
 from app.access.schemas import CredentialCreated, CredentialRead, TokenCreate
 from app.deps import CredentialCacheDep, DatabaseDep, SessionDep
-from app.encounters import encounters, finish, tokens
+from app.encounters import copies, encounters, finish, tokens
 from app.encounters.convert import encounter_read
-from app.encounters.schemas.encounter import EncounterCreate, EncounterRead, EncounterSummary, EncounterUpdate
+from app.encounters.schemas.encounter import (
+    EncounterCopy,
+    EncounterCreate,
+    EncounterRead,
+    EncounterSummary,
+    EncounterUpdate,
+)
 from app.web.etags import etag, not_modified, still_current
 from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
 from app.web.responses import Reply
@@ -79,6 +85,24 @@ async def delete_encounter(
     )
     forget_credentials(cache, encounter_id=encounter_id)  # its tokens went with it
     return Reply.no_content().response()
+
+
+@router.post("/{encounter_id}/copy", status_code=status.HTTP_201_CREATED, response_model=EncounterRead)
+async def copy_encounter(
+    encounter_id: str, data: EncounterCopy, session: SessionDep, principal: EncounterOwnerDep, claim: IdempotencyDep
+) -> Response:
+    """A new encounter with the same rules and combatants, as they were before round 1 (`from: start`, the
+    default) or as they are now; no rounds, nothing staged, new ids. Linked characters are linked again with
+    their current roster fields (409 character-busy when one is in another unfinished fight)."""
+    reply = await copies.copy(
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        name=data.name,
+        start=data.start,
+        claim=claim,
+    )
+    return reply.response()
 
 
 @router.post("/{encounter_id}/finish", response_model=EncounterRead)

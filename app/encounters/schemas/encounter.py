@@ -308,6 +308,20 @@ class EncounterCreate(Input):
     combatants: Annotated[list[CombatantJoin], Field(max_length=bounds.MAX_COMBATANTS)] = []
 
 
+class EncounterCopy(Input):
+    """POST .../copy: the same fight again, from its start (before round 1) or from now."""
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+        json_schema_extra={"examples": [{"name": "Ambush at the ford, second group", "from": "start"}]},
+    )
+
+    name: Name | None = Field(default=None, description="The copy's name; omitted: the original's.")
+    start: Literal["start", "now"] = Field(
+        default="start", alias="from", description="start: the combatants as round 1 found them; now: as they are."
+    )
+
+
 class EncounterUpdate(Input):
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"name": "Ambush, second wave", "rules": {"delay_die": 8}}]}

@@ -56,7 +56,7 @@ def _found(table: Table, rows: Any, resource_id: str) -> Resource:
     return folded(rows[0]._mapping)
 
 
-async def _load(
+async def load(
     session: AsyncSession, table: Table, campaign_id: str, resource_id: str, if_match: str | None
 ) -> Resource:
     rows = (await session.execute(ONE[table.name], {"id": resource_id, "campaign_id": campaign_id})).all()
@@ -69,14 +69,14 @@ async def load_character(
     session: AsyncSession, *, campaign_id: str, character_id: str, if_match: str | None = None
 ) -> Resource:
     """Inside the caller's transaction: the campaign's character (404 otherwise; 412 when If-Match is stale)."""
-    return await _load(session, CHARACTERS, campaign_id, character_id, if_match)
+    return await load(session, CHARACTERS, campaign_id, character_id, if_match)
 
 
 async def load_creature(
     session: AsyncSession, *, campaign_id: str, creature_id: str, if_match: str | None = None
 ) -> Resource:
     """Inside the caller's transaction: the campaign's creature (404 otherwise; 412 when If-Match is stale)."""
-    return await _load(session, CREATURES, campaign_id, creature_id, if_match)
+    return await load(session, CREATURES, campaign_id, creature_id, if_match)
 
 
 async def read(database: Database, table: Table, *, campaign_id: str, resource_id: str) -> Resource:
@@ -111,7 +111,11 @@ async def bump(session: AsyncSession, table: Table, resource_id: str, read_versi
     first_read = first_read_version.get()
     if first_read is not None and first_read != read_version:
         raise changed_meanwhile(table)  # a retry after a stale snapshot found the row itself changed
-    values = {"version": read_version + 1, "updated_at": utcnow(), **columns(changes)}
+    values = {
+        "version": read_version + 1,
+        "updated_at": changes.pop("updated_at", None) or utcnow(),
+        **columns(changes),
+    }
     statement = update(table).where(table.c.id == resource_id, table.c.version == read_version).values(**values)
     try:
         result = await session.execute(statement)
@@ -158,7 +162,7 @@ async def stat_blocks(session: AsyncSession, campaign_id: str) -> list[Resource]
 
 # --- the campaign's house rules ---------------------------------------------------------------------
 
-CAMPAIGN = select(CAMPAIGNS.c.id, CAMPAIGNS.c.name, CAMPAIGNS.c.created_at, CAMPAIGNS.c.rules, CAMPAIGNS.c.version)
+CAMPAIGN_COLUMNS = (CAMPAIGNS.c.id, CAMPAIGNS.c.name, CAMPAIGNS.c.created_at, CAMPAIGNS.c.rules, CAMPAIGNS.c.version)
 
 
 async def campaign_rules(session: AsyncSession, campaign_id: str) -> dict[str, Any]:
@@ -167,9 +171,18 @@ async def campaign_rules(session: AsyncSession, campaign_id: str) -> dict[str, A
     return dict(rules or {})
 
 
-async def load_campaign(session: AsyncSession, campaign_id: str, if_match: str | None = None) -> Resource:
-    """The campaign's row (id, name, created_at, rules, version); 412 when If-Match is stale."""
-    row = (await session.execute(CAMPAIGN.where(CAMPAIGNS.c.id == campaign_id))).first()
+async def hold_campaign(session: AsyncSession, campaign_id: str, if_match: str | None = None) -> Resource:
+    """Take the campaign's row without changing it, and read it (id, name, created_at, rules, version): the
+    first statement of every use case that checks stat blocks against the house rules, so that a change of
+    the rules and a change of a stat block are serialized (neither can pass the other's check unseen).
+    412 when If-Match is not the campaign's ETag."""
+    held = await session.execute(
+        update(CAMPAIGNS)
+        .where(CAMPAIGNS.c.id == campaign_id)
+        .values(version=CAMPAIGNS.c.version)
+        .returning(*CAMPAIGN_COLUMNS)
+    )
+    row = held.first()
     if row is None:
         raise NotFound("This campaign no longer exists.")
     check_if_match(if_match, row.version)

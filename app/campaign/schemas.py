@@ -163,11 +163,3 @@ class HouseRulesUpdate(Input):
     )
 
     rules: RulesOverrides
-
-
-class CampaignWithRulesRead(BaseModel):
-    id: str
-    name: str
-    created_at: datetime
-    rules: dict[str, Any] = Field(description="The house rules: the overrides every new encounter starts from.")
-    version: int

@@ -150,6 +150,14 @@ CATALOGUE: dict[str, ProblemType] = {
             "Read the encounter again and resend your change (with If-Match and the new ETag).",
         ),
         ProblemType(
+            "character-busy",
+            409,
+            "The character is in an unfinished encounter",
+            "A character is in at most one unfinished fight: it is linked into the encounter the problem's "
+            "`encounter` names, so it cannot join another fight or be deleted.",
+            "Remove it from that encounter, or finish that encounter, then retry.",
+        ),
+        ProblemType(
             "not-latest-round",
             409,
             "Only the latest round can be undone",

@@ -156,7 +156,7 @@ class HouseRulesUpdate(Input):
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [
-                {"rules": {"delay_die": 8, "armory": {"flail": {"name": "Flail", "delay": 7, "damage": "1d10"}}}},
+                {"rules": {"delay_die": 8, "armory": {"flail": {"delay": 7, "damage": "1d10"}}}},
                 {"rules": {}},
             ]
         }

@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from app.access.router import router as access_router
+from app.campaign.routes import router as campaign_router
 from app.config import Settings, get_settings
 from app.encounters.routes.combatants import router as combatants_router
 from app.encounters.routes.declarations import router as declarations_router
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(events_router)
     app.include_router(problem_pages_router)
     app.include_router(odds_router)
+    app.include_router(campaign_router)
     install_table(app)
 
     @app.get("/healthz", tags=["health"])

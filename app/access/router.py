@@ -15,6 +15,11 @@ from app.access.schemas import (
     KeyCreate,
 )
 from app.deps import CredentialCacheDep, SessionDep
+from app.web.etags import etag, not_modified, still_current
+from app.web.params import NOT_MODIFIED, IfNoneMatch
+from app.web.responses import Reply
+
+ETAG = {"headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}  # app/web/openapi.py declares the header
 
 router = APIRouter(tags=["campaigns"])
 
@@ -30,10 +35,17 @@ async def create_campaign(data: CampaignCreate, session: SessionDep, claim: Idem
     return (await service.create(session=session, name=data.name, claim=claim)).response()
 
 
-@router.get("/v1/campaign", response_model=CampaignRead)
-async def read_campaign(session: SessionDep, principal: OwnerDep) -> CampaignRead:
-    """The campaign whose key is calling."""
-    return await service.get(session=session, principal=principal)
+@router.get(
+    "/v1/campaign",
+    response_model=CampaignRead,
+    responses={200: ETAG, 304: {**NOT_MODIFIED, **ETAG}},
+)
+async def read_campaign(session: SessionDep, principal: OwnerDep, if_none_match: IfNoneMatch = None) -> Response:
+    """The campaign whose key is calling, with its house rules; its version is the ETag."""
+    campaign = await service.get(session=session, principal=principal)
+    if still_current(if_none_match, campaign.version):
+        return not_modified(campaign.version)
+    return Reply.json(200, campaign, etag=etag(campaign.version)).response()
 
 
 @router.get("/v1/campaign/keys", response_model=list[CredentialRead])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +20,10 @@ class CampaignRead(BaseModel):
     id: str
     name: str
     created_at: datetime
+    rules: dict[str, Any] = Field(
+        description="The house rules: partial ruleset overrides every new encounter starts from (PATCH /v1/campaign)."
+    )
+    version: int = Field(description="Moves with every change of the house rules; the ETag.")
 
 
 class CredentialRead(BaseModel):

@@ -86,9 +86,11 @@ async def authenticate(database: Database, secret_hash: str) -> Principal | None
 async def create(*, session: AsyncSession, name: str, claim: Claim | None = None) -> Reply:
     async with session.begin():
         campaign_id, created_at = str(uuid.uuid4()), utcnow()
-        await session.execute(insert(CAMPAIGNS).values(id=campaign_id, name=name, created_at=created_at))
+        await session.execute(
+            insert(CAMPAIGNS).values(id=campaign_id, name=name, created_at=created_at, rules={}, version=1)
+        )
         key = await issue(session, campaign_id, "owner", label="first key")
-        body = CampaignCreated(id=campaign_id, name=name, created_at=created_at, key=key)
+        body = CampaignCreated(id=campaign_id, name=name, created_at=created_at, rules={}, version=1, key=key)
         reply = Reply.json(201, body, location="/v1/campaign")
         await record(session, claim, reply)
     return reply

@@ -8,7 +8,7 @@ from app.platform.errors import ServiceError
 class CharacterBusy(ServiceError):
     """A character is in at most one unfinished fight."""
 
-    status, type, title = 409, "character-busy", "The character is in another unfinished fight"
+    status, type, title = 409, "character-busy", "The character is in an unfinished encounter"
 
     @classmethod
     def of(cls, character_id: str, encounter_id: str | None) -> CharacterBusy:

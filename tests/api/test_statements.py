@@ -144,3 +144,12 @@ def test_staging_a_declaration(client, fight, again):
         "insert staged_declarations",  # pg: + the notice that the combatant declared
         "COMMIT",
     ], notifying="insert staged_declarations")
+
+
+def test_reading_a_character(client):
+    created = client.post("/v1/characters", json={"name": "Ala", "initiative": 20, "attack": 14, "defense": 4,
+                                                   "weapon": "long_sword"})
+    assert created.status_code == 201, created.text
+    status, sent = _sent(client, lambda: client.get(f"/v1/characters/{created.json()['id']}"))
+    assert status == 200
+    assert sent == ["select characters"]  # one statement, autocommitted: the character's row

@@ -22,13 +22,6 @@ CATALOGUE: dict[str, ProblemType] = {
     p.slug: p
     for p in (
         ProblemType(
-            "character-busy",
-            409,
-            "The character is in another unfinished fight",
-            "A roster character is linked into at most one unfinished encounter; the problem names it (encounter).",
-            "Finish that encounter (POST /v1/encounters/{id}/finish) or remove the character from it, then retry.",
-        ),
-        ProblemType(
             "character-changed",
             409,
             "The character changed since the fight was finished",
@@ -169,6 +162,14 @@ CATALOGUE: dict[str, ProblemType] = {
             "Conflict: re-read and resend",
             "A concurrent change to the same encounter won.",
             "Read the encounter again and resend your change (with If-Match and the new ETag).",
+        ),
+        ProblemType(
+            "character-busy",
+            409,
+            "The character is in an unfinished encounter",
+            "A character is in at most one unfinished fight: it is linked into the encounter the problem's "
+            "`encounter` names, so it cannot join another fight or be deleted.",
+            "Remove it from that encounter, or finish that encounter, then retry.",
         ),
         ProblemType(
             "not-latest-round",

@@ -83,6 +83,12 @@ async def authenticate(database: Database, secret_hash: str) -> Principal | None
     return Principal(found.id, found.campaign_id, found.role, found.encounter_id, found.combatant_id)
 
 
+async def has_player_token(session: AsyncSession, combatant_id: str) -> bool:
+    """Whether an active player token is bound to this combatant."""
+    bound = select(C.id).where(C.combatant_id == combatant_id, C.role == "player", C.revoked_at.is_(None)).limit(1)
+    return (await session.scalar(bound)) is not None
+
+
 async def create(*, session: AsyncSession, name: str, claim: Claim | None = None) -> Reply:
     async with session.begin():
         campaign_id, created_at = str(uuid.uuid4()), utcnow()

@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.access import service as access
 from app.campaign import links
-from app.encounters import convert, store
+from app.encounters import convert, screen, store
 from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id, new_id
@@ -23,7 +24,7 @@ from app.encounters.schemas.encounter import (
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
-from app.platform.errors import NotFound, Unprocessable
+from app.platform.errors import Conflict, NotFound, Unprocessable
 from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
@@ -147,11 +148,12 @@ def find_combatant(encounter: EncounterRecord, combatant_id: str) -> CombatantRo
 
 
 async def get(
-    database: Database, *, campaign_id: str, encounter_id: str, combatant_id: str
+    database: Database, *, campaign_id: str, encounter_id: str, combatant_id: str, screened: bool = False
 ) -> tuple[CombatantRow, int]:
-    """One combatant as read, and the encounter's version (its ETag)."""
+    """One combatant as read, and the encounter's version (its ETag); a hidden one does not exist for a
+    player or viewer (`screened`)."""
     encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
-    return find_combatant(encounter, combatant_id), encounter.version
+    return find_combatant(screen.visible(encounter) if screened else encounter, combatant_id), encounter.version
 
 
 @retry_stale_snapshot
@@ -215,6 +217,11 @@ async def update(
             {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
         )
         values = checked_values(merged, build_ruleset(encounter.rules))
+        if values["hidden"] and not row["hidden"] and await access.has_player_token(session, combatant_id):
+            raise Conflict(
+                f"A player token is bound to combatant {combatant_id}: its player would lose sight of it. "
+                "Revoke the token first, or leave it visible."
+            )
         values["effects"] = row["effects"]  # a round may have given more than a request may carry
         # Cancelled by the game master (long_action: null), or lost with the combatant's activity (RULES.md §13).
         cancelled = "long_action" in changed or values["status"] != "active"

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.encounters import convert, store
+from app.encounters import convert, screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -108,15 +108,25 @@ def _staged_read(
 
 
 @retry_stale_snapshot
-async def stage(*, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str, data: Any) -> Staged:
-    """Stage (or replace) a combatant's declaration for the next round, checked as the round will check it."""
+async def stage(
+    *,
+    session: AsyncSession,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    data: Any,
+    screened: bool = False,
+) -> Staged:
+    """Stage (or replace) a combatant's declaration for the next round, checked as the round will check it;
+    for a player (`screened`) as if the hidden combatants were not there (a target among them is unknown)."""
     stored = data.model_dump(mode="json", by_alias=True, include=set(DECLARATION_FIELDS), exclude_unset=True)
     dice = data.dice
     async with write_transaction(session):
         encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
         require_unfinished(encounter)
-        find_combatant(encounter, combatant_id)
-        found = issues(encounter, declaration(combatant_id, stored), dice)
+        seen = screen.visible(encounter) if screened else encounter
+        find_combatant(seen, combatant_id)
+        found = issues(seen, declaration(combatant_id, stored), dice)
         if found:
             raise InvalidDeclaration(
                 "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
@@ -159,7 +169,7 @@ async def list_staged(database: Database, *, principal: Principal, encounter_id:
         raise NotFound(f"There is no encounter {encounter_id}.")
     shown: list[StagedDeclarationRead | Declared] = []
     for row in rows:
-        if row.combatant_id is None:
+        if row.combatant_id is None or (row.hidden and not principal.is_owner):
             continue
         if principal.is_owner or (principal.role == "player" and principal.combatant_id == row.combatant_id):
             shown.append(_staged_read(row.combatant_id, row.declaration, row.dice, row.staged_at))

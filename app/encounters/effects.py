@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.encounters import store
+from app.encounters import screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -59,11 +59,19 @@ def find_effect(encounter: EncounterRecord, row: CombatantRow, effect_id: str) -
 
 
 async def get(
-    database: Database, *, campaign_id: str, encounter_id: str, combatant_id: str, effect_id: str
+    database: Database,
+    *,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    effect_id: str,
+    screened: bool = False,
 ) -> tuple[dict[str, Any], int]:
-    """One effect as stored, and the encounter's version (its ETag)."""
+    """One effect as stored, and the encounter's version (its ETag); none of a hidden combatant's for a
+    player or viewer (`screened`)."""
     encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
-    return find_effect(encounter, find_combatant(encounter, combatant_id), effect_id), encounter.version
+    seen = screen.visible(encounter) if screened else encounter
+    return find_effect(seen, find_combatant(seen, combatant_id), effect_id), encounter.version
 
 
 @retry_stale_snapshot

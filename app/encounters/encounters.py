@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import links
-from app.encounters import convert, store
+from app.encounters import convert, screen, store
 from app.encounters.combatants import joining, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -101,9 +101,11 @@ async def list_page(
     return items, total
 
 
-async def get(database: Database, *, campaign_id: str, encounter_id: str) -> EncounterRecord:
-    """The encounter with its combatants, in one statement outside any transaction."""
-    return await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
+async def get(database: Database, *, campaign_id: str, encounter_id: str, screened: bool = False) -> EncounterRecord:
+    """The encounter with its combatants, in one statement outside any transaction; `screened` (a player's or
+    viewer's read): as if its hidden combatants were not in it."""
+    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
+    return screen.visible(encounter) if screened else encounter
 
 
 async def current_version(database: Database, *, campaign_id: str, encounter_id: str) -> int | None:

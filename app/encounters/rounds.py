@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import links
-from app.encounters import convert, store
+from app.encounters import convert, screen, store
 from app.encounters.declarations import take_staged
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
@@ -63,6 +63,11 @@ async def resolve_next_round(
         result = _resolve(number, current, round_in, encounter.rules)
         document = result_to_json(result)
         changes = [convert.state_values(s) for s in result.combatants]
+        # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
+        revealed = screen.revealed_by(document, screen.hidden_ids(encounter.combatants))
+        hidden_before = {row["id"]: row["hidden"] for row in encounter.combatants}
+        for change in changes:
+            change["hidden"] = hidden_before[change["id"]] and change["id"] not in revealed
         # delivered at commit: the round, then every staged declaration it took
         await store.insert_round(
             session,
@@ -81,19 +86,30 @@ async def resolve_next_round(
 
 
 async def list_rounds(
-    database: Database, *, campaign_id: str, encounter_id: str, limit: int, offset: int
+    database: Database, *, campaign_id: str, encounter_id: str, limit: int, offset: int, screened: bool = False
 ) -> tuple[list[dict[str, Any]], int, int]:
-    """Oldest first (a history reads forward): the page's documents, the number of rounds, the version."""
-    return await store.round_page(
+    """Oldest first (a history reads forward): the page's documents, the number of rounds, the version;
+    `screened` (a player's or viewer's read): without the combatants hidden now."""
+    documents, total, version = await store.round_page(
         database, campaign_id=campaign_id, encounter_id=encounter_id, limit=limit, offset=offset
     )
+    if screened and documents:
+        hidden = await store.hidden_ids(database, encounter_id)
+        documents = [screen.round_document(document, hidden) for document in documents]
+    return documents, total, version
 
 
 async def get_round(
-    database: Database, *, campaign_id: str, encounter_id: str, number: int
+    database: Database, *, campaign_id: str, encounter_id: str, number: int, screened: bool = False
 ) -> tuple[dict[str, Any], int]:
-    """One stored round's document and its encounter's version, in one statement."""
-    return await store.round_document(database, campaign_id=campaign_id, encounter_id=encounter_id, number=number)
+    """One stored round's document and its encounter's version, in one statement (a second, for a player or
+    viewer, finds who is hidden now)."""
+    document, version = await store.round_document(
+        database, campaign_id=campaign_id, encounter_id=encounter_id, number=number
+    )
+    if screened:
+        document = screen.round_document(document, await store.hidden_ids(database, encounter_id))
+    return document, version
 
 
 @retry_stale_snapshot

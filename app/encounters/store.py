@@ -166,7 +166,7 @@ async def write_effects(session: AsyncSession, combatant_id: str, effects: list[
 UPDATE_STATE = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
-    .values({name: bindparam(name) for name in convert.ROUND_CHANGES})
+    .values({name: bindparam(name) for name in (*convert.ROUND_CHANGES, "hidden")})
 )
 
 
@@ -267,7 +267,14 @@ def staged_of_combatant(combatant_id: str) -> ColumnElement[bool]:
 # The encounter's round beside each of its staged declarations, in combatant order, in one statement (one
 # snapshot); the outer join keeps the encounter's row when nothing is staged.
 STAGED_WITH_ROUND = (
-    select(ENCOUNTERS.c.round, STAGED.c.combatant_id, STAGED.c.declaration, STAGED.c.dice, STAGED.c.staged_at)
+    select(
+        ENCOUNTERS.c.round,
+        STAGED.c.combatant_id,
+        STAGED.c.declaration,
+        STAGED.c.dice,
+        STAGED.c.staged_at,
+        COMBATANTS.c.hidden,
+    )
     .select_from(
         ENCOUNTERS.outerjoin(
             STAGED.join(COMBATANTS, COMBATANTS.c.id == STAGED.c.combatant_id),
@@ -374,6 +381,14 @@ async def round_document(
     if not await database.rows(ROUND_COUNT, keys):
         raise NotFound(f"There is no encounter {encounter_id}.")
     raise NotFound(f"Encounter {encounter_id} has no round {number}.")
+
+
+HIDDEN = select(COMBATANTS.c.id).where(COMBATANTS.c.encounter_id == bindparam("encounter_id"), COMBATANTS.c.hidden)
+
+
+async def hidden_ids(database: Database, encounter_id: str) -> frozenset[str]:
+    """The encounter's hidden combatants now (a token's reads and streams screen them out)."""
+    return frozenset(row.id for row in await database.rows(HIDDEN, {"encounter_id": encounter_id}))
 
 
 # --- the stream's reads (no campaign: the subscription was checked when it began) -------------------

@@ -10,7 +10,7 @@ from app.access.schemas import CredentialRead, TokenCreate
 from app.access.service import Principal
 from app.encounters import store
 from app.idempotency.keys import Claim, record
-from app.platform.errors import Unprocessable
+from app.platform.errors import Conflict, Unprocessable
 from app.web.responses import Reply
 
 
@@ -20,6 +20,8 @@ async def create(
     async with session.begin():
         encounter = await store.load(session, campaign_id=principal.campaign_id, encounter_id=encounter_id)
         if data.role == "player":
+            if any(row["id"] == data.combatant and row["hidden"] for row in encounter.combatants):
+                raise Conflict(f"Combatant {data.combatant} is hidden: reveal it before its player gets a token.")
             if data.combatant is None or all(row["id"] != data.combatant for row in encounter.combatants):
                 raise Unprocessable(
                     "A player token names a combatant of this encounter (combatant).",

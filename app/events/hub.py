@@ -20,7 +20,7 @@ import psycopg
 from sqlalchemy import make_url
 
 from app.config import Settings
-from app.encounters import store
+from app.encounters import screen, store
 from app.events.messages import message
 from app.events.subscriptions import Event, Subscribers, Subscription
 from app.platform.changefeed import CHANNEL, NOTIFY, PAYLOADS, Change, on_commit
@@ -148,18 +148,26 @@ class EventHub:
         event = await self._event(change, version)
         self.subscribers.deliver(change.encounter_id, event)
 
+    async def _hidden_from_tokens(self, change: Change) -> frozenset[str]:
+        """Who tokens must not see: read only when a token follows the encounter here (owners see all)."""
+        if all(getattr(s.access, "is_owner", True) for s in self.subscribers.of(change.encounter_id)):
+            return frozenset()
+        return await store.hidden_ids(self.database, change.encounter_id)
+
     async def _event(self, change: Change, version: int) -> Event:
+        if change.kind in ("round", "declaration"):
+            hidden = await self._hidden_from_tokens(change)
         if change.kind == "round":
             document = await store.streamed_round(self.database, change.encounter_id, change.round or 0)
             if document is None:  # undone before we read it: the client re-reads instead
                 return Event.sync(version)
-            data: dict[str, Any] = document
-        elif change.kind == "undo":
-            data = {"round": change.round}
-        elif change.kind == "encounter":
-            data = {"version": version}
-        else:
-            data = {"combatant": change.combatant, "declared": change.declared}
+            screened = message(change.kind, version, screen.round_document(document, hidden)) if hidden else None
+            return Event(change.kind, version, message(change.kind, version, document), token_message=screened)
+        if change.kind == "declaration":
+            declared = {"combatant": change.combatant, "declared": change.declared}
+            about_hidden = change.combatant in hidden
+            return Event(change.kind, version, message(change.kind, version, declared), hidden_from_tokens=about_hidden)
+        data: dict[str, Any] = {"round": change.round} if change.kind == "undo" else {"version": version}
         return Event(change.kind, version, message(change.kind, version, data))
 
     async def _resync(self, encounter_id: str) -> None:

@@ -24,6 +24,10 @@ class Event:
     kind: str
     version: int
     message: bytes  # the whole SSE message: event, id and data lines
+    # For player and viewer tokens (CONTRACT.md, hidden combatants): the message screened of the hidden
+    # combatants (None: the same message), or not sent at all (an event about a hidden combatant alone).
+    token_message: bytes | None = None
+    hidden_from_tokens: bool = False
 
     @classmethod
     def sync(cls, version: int) -> Event:
@@ -73,6 +77,9 @@ class Subscription:
             self.told = max(self.told, event.version)
             self.synced = self.told
             return event.message
+        owner = getattr(self.access, "is_owner", True)
+        if not owner and event.hidden_from_tokens:
+            return None
         if event.kind in VERSIONED:
             if event.version <= self.synced:
                 return None
@@ -80,6 +87,8 @@ class Subscription:
                 self.synced = self.told
                 return sync_message(self.told)
             self.told = event.version
+        if not owner and event.token_message is not None:
+            return event.token_message
         return event.message
 
 

@@ -45,5 +45,11 @@ async def encounter_odds(
     """Play the encounter forward from its current state, its next round first. Nothing is stored and
     the encounter's version does not change."""
     return await service.encounter_odds(
-        database, runner, campaign_id=principal.campaign_id, encounter_id=encounter_id, params=params, budget=budget
+        database,
+        runner,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        params=params,
+        budget=budget,
+        screened=not principal.is_owner,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.encounters import store
+from app.encounters import screen, store
 from app.encounters.convert import combatant_from_row, combatant_from_schema
 from app.platform.db import Database
 from app.platform.errors import Unprocessable
@@ -114,8 +114,12 @@ async def encounter_odds(
     encounter_id: str,
     params: OddsCreate,
     budget: int,
+    screened: bool = False,
 ) -> dict[str, Any]:
+    """The encounter's odds; for a player or viewer (`screened`), played without its hidden combatants."""
     encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
+    if screened:
+        encounter = screen.visible(encounter)
     combatants = [combatant_from_row(row) for row in encounter.combatants]
     rows = encounter.combatants
     sides = sides_of([row["id"] for row in rows], [row["side"] for row in rows], "encounter")

@@ -54,7 +54,11 @@ async def add_combatant(
 @router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
 async def read_combatant(encounter_id: str, combatant_id: str, database: DatabaseDep, principal: ReaderDep) -> Response:
     row, version = await combatants.get(
-        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, combatant_id=combatant_id
+        database,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        screened=not principal.is_owner,
     )
     return Reply.json(200, combatant_read(row), etag=etag(version)).response()
 
@@ -147,6 +151,7 @@ async def read_effect(
         encounter_id=encounter_id,
         combatant_id=combatant_id,
         effect_id=effect_id,
+        screened=not principal.is_owner,
     )
     return Reply.json(200, EffectRead.model_validate(effect), etag=etag(version)).response()
 

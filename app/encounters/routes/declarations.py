@@ -31,6 +31,7 @@ async def stage_declaration(
         encounter_id=encounter_id,
         combatant_id=combatant_id,
         data=data,
+        screened=not principal.is_owner,
     )
     answer = status.HTTP_201_CREATED if staged.created else status.HTTP_200_OK
     return Reply.json(answer, staged.read.model_dump(mode="json")).response()

@@ -52,7 +52,9 @@ async def read_encounter(
     if_none_match: IfNoneMatch = None,
 ) -> Response:
     """The encounter with its combatants. Polling? Send If-None-Match: a 304 while nothing changed."""
-    encounter = await encounters.get(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    encounter = await encounters.get(
+        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, screened=not principal.is_owner
+    )
     if still_current(if_none_match, encounter.version):
         return not_modified(encounter.version)
     return Reply.json(200, encounter_read(encounter), etag=etag(encounter.version)).response()

@@ -66,6 +66,7 @@ async def list_rounds(
         encounter_id=encounter_id,
         limit=limit,
         offset=offset,
+        screened=not principal.is_owner,
     )
     if still_current(if_none_match, version):
         return not_modified(version)
@@ -87,7 +88,11 @@ async def read_round(
 ) -> Response:
     """One stored round: the same document its POST returned. Its ETag is the encounter's."""
     document, version = await rounds.get_round(
-        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number
+        database,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        number=number,
+        screened=not principal.is_owner,
     )
     if still_current(if_none_match, version):
         return not_modified(version)

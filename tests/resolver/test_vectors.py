@@ -1,4 +1,4 @@
-"""Every golden vector (the repo's copy, both folders) straight through the resolver."""
+"""Every golden vector (the repo's copy, every set) straight through the resolver."""
 
 import pytest
 

@@ -90,12 +90,12 @@ def place_holds(actions: list[Scheduled], holds: Mapping[str, str]) -> list[list
         siblings.sort(key=lambda pair: pair[0])
         start = 0
         while start < len(siblings):
-            score, initiative = siblings[start][0][0], siblings[start][0][1]
+            moment = siblings[start][0][:2]  # (-score as rolled, -initiative): equal in both, simultaneous
             end = start + 1
-            while end < len(siblings) and siblings[end][0][:2] == (score, initiative):
+            while end < len(siblings) and siblings[end][0][:2] == moment:
                 end += 1
             ordered.append([action for _, action in siblings[start:end]])
-            hang(("placed", parent, -score, -initiative))
+            hang(("placed", parent, -moment[0], -moment[1]))
             start = end
 
     for usual_tick in order_into_ticks(usual):

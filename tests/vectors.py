@@ -1,4 +1,4 @@
-"""The golden vectors, read from the repo's own copy (tests/data/vectors, both folders), and their matching rule.
+"""The golden vectors, read from the repo's own copy (tests/data/vectors, every set), and their matching rule.
 
 The copy is refreshed from ../shared/rules/vectors with `make vectors`; tests/test_vector_copy.py
 fails when that folder is present and the copy has drifted.
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 VECTORS_DIR = Path(os.environ.get("VECTORS_DIR", Path(__file__).resolve().parent / "data" / "vectors"))
-FOLDERS = (".", "effects-and-long-actions")  # the first set, then the effects and long actions of RULES.md §12-13
+FOLDERS = (".", "effects-and-long-actions", "holding-and-groups")  # the first set, then RULES.md §12-13, then §14
 
 
 def vector_paths(root: Path = VECTORS_DIR) -> list[Path]:

@@ -12,6 +12,10 @@ So a fight played here ends exactly as the same fight played round by round thro
 which POST /v1/resolve replays: tests/odds/test_arena.py checks it on random encounters and rulesets,
 state after state. Change a rule in the resolver and that test points here.
 
+Groups (section 14) are: a member's first delay die is its group's, `group:<name>.initiative.1`, one key
+for all of them, so SeededDice gives each the same value, as resolve_round's one shared roll. The policy
+declares no holds.
+
 What is not played here: a carried long action. The policy never starts one, so simulate plays the
 rounds through resolve_round while any is carried and hands the fight over once none is left.
 """
@@ -22,6 +26,7 @@ from collections.abc import Mapping, Sequence
 
 from app.resolver.bounds import INITIATIVE, MAX_COMBATANTS
 from app.resolver.dice import SeededDice
+from app.resolver.initiative import group_die_key
 from app.resolver.model import Combatant
 from app.resolver.ruleset import Ruleset, WeaponProfile, WoundClass
 from app.resolver.wounds import SEVERITY, armor_points, filled_wounds
@@ -72,7 +77,9 @@ class Profile:
         "toughness", "vitality", "delay", "damage_sides", "initiative_keys", "attack_keys", "damage_keys",
     )  # fmt: skip
 
-    def __init__(self, index: int, side: int, rank: int, c: Combatant, weapon: WeaponProfile, armor: int) -> None:
+    def __init__(
+        self, index: int, side: int, rank: int, c: Combatant, weapon: WeaponProfile, armor: int, group: str | None
+    ) -> None:
         self.index = index  # in setup order
         self.side = side
         self.rank = rank  # of its id among the ids
@@ -89,6 +96,8 @@ class Profile:
         self.damage_sides = damage.sides
         seqs = range(1, c.attacks_per_round + 1)
         self.initiative_keys = [die_key(f"{c.id}.initiative.{k}", 0) for k in seqs]
+        if group is not None:  # a member's first delay die is its group's
+            self.initiative_keys[0] = die_key(group_die_key(group), 0)
         self.attack_keys = [die_key(f"{c.id}.attack.{k}", 0) for k in seqs]
         self.damage_keys = [[die_key(f"{c.id}.damage.{k}", i) for i in range(damage.count)] for k in seqs]
 
@@ -145,15 +154,17 @@ class Arena:
         sides: Sequence[str],
         ruleset: Ruleset,
         weapons: Mapping[str, WeaponProfile],
+        groups: Mapping[str, str],
     ) -> None:
         self.ruleset = ruleset
         self.side_names = list(dict.fromkeys(sides))
         side_numbers = {side: number for number, side in enumerate(self.side_names)}
         ranks = {cid: rank for rank, cid in enumerate(sorted(c.id for c in combatants))}
-        self.profiles = [
-            Profile(index, side_numbers[side], ranks[c.id], c, weapons[c.id], armor_points(c.armor, ruleset))
-            for index, (c, side) in enumerate(zip(combatants, sides))
-        ]
+        self.profiles: list[Profile] = []
+        for index, (c, side) in enumerate(zip(combatants, sides)):
+            armor = armor_points(c.armor, ruleset)
+            group = groups.get(c.id)
+            self.profiles.append(Profile(index, side_numbers[side], ranks[c.id], c, weapons[c.id], armor, group))
         self.by_rank = [p.index for p in sorted(self.profiles, key=lambda p: p.rank)]
         balanced = ruleset.stances["balanced"]  # the policy's stance, and that of whoever declares nothing
         self.attack_bonus = balanced.attack

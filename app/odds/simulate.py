@@ -41,6 +41,8 @@ class FightSetup:
     sides: tuple[str, ...]  # one per combatant, in the same order
     ruleset: Ruleset
     first_round: int  # the number of the first round played (an encounter's next round)
+    # RULES.md section 14: combatant id -> its group (whose members share one delay die), as RoundInput.groups
+    groups: Mapping[str, str] = field(default_factory=dict)
     # Declarations are immutable and the same (attacker, target) pair recurs in every fight: made
     # once, they cost a dict lookup instead of two frozen dataclasses per attacker and round.
     attacks: dict[tuple[str, str], Declaration] = field(default_factory=dict, compare=False, repr=False)
@@ -52,9 +54,10 @@ class FightSetup:
     arena: Arena = field(init=False, compare=False, repr=False)  # the same fights on bare numbers
 
     def __post_init__(self) -> None:
-        policy = RoundInput(self.first_round, self.combatants, declarations_for(self, self.combatants, 0))
+        policy = RoundInput(self.first_round, self.combatants, declarations_for(self, self.combatants, 0), self.groups)
         object.__setattr__(self, "weapons", validate_round(policy, self.ruleset, {}))
-        object.__setattr__(self, "arena", Arena(self.combatants, self.sides, self.ruleset, self.weapons))
+        arena = Arena(self.combatants, self.sides, self.ruleset, self.weapons, self.groups)
+        object.__setattr__(self, "arena", arena)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ def play_rounds(setup: FightSetup, seed: int, max_rounds: int) -> Iterator[Playe
         if len(active_sides(setup, combatants)) <= 1:
             return
         this_seed = round_seed(seed, number)
-        state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed))
+        state = RoundInput(number, combatants, declarations_for(setup, combatants, this_seed), setup.groups)
         result = resolve_round(
             state, setup.ruleset, cast(DiceSource, SeededDice(this_seed)), checked_weapons=setup.weapons
         )

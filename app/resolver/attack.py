@@ -114,6 +114,7 @@ def _outcome(
         effective,
         wound,
         action.name,
+        action.held,
     )
 
 

@@ -44,7 +44,11 @@ COMBATANT_FIELDS = {
     "wounds",
 }  # the fields of RULES.md section 2 the service stores as columns today (read by app.rounds.mapping)
 LASTING_FIELDS = ("effects", "long_action")  # sections 12-13: in every combatant state, not yet in those columns
-STATE_FIELDS = COMBATANT_FIELDS | set(LASTING_FIELDS)  # what a combatant in a /v1/resolve body may carry
+STATE_FIELDS = COMBATANT_FIELDS | set(LASTING_FIELDS)  # a combatant's state: what resolver.Combatant holds
+# Section 14's `group`: a combatant field of the contract, carried in RoundInput.groups (see RoundInput).
+GROUP_FIELD = "group"
+REQUEST_FIELDS = STATE_FIELDS | {GROUP_FIELD}  # what a combatant in a /v1/resolve body may carry
+DECLARATION_FIELDS = {"combatant", "stance", "action", "technical_actions", "hold"}
 REQUIRED_COMBATANT_FIELDS = ("id", "initiative", "attack", "defense", "weapon")
 EFFECT_FIELDS = {"id", "name", "attack", "defense", "initiative", "blood_per_turn", "until_round"}
 EFFECT_GIVEN_FIELDS = {"name", "attack", "defense", "initiative", "blood_per_turn", "rounds"}
@@ -136,7 +140,8 @@ def effects_from_json(value: Any, field: str, issues: Issues) -> tuple[Effect, .
 
 
 def combatant_from_json(value: Any, field: str, issues: Issues) -> Combatant | None:
-    if not _object(issues, field, value, STATE_FIELDS):
+    """A combatant's state; its `group` is read by round_input_from_json."""
+    if not _object(issues, field, value, REQUEST_FIELDS):
         return None
     complete = _required(issues, field, value, REQUIRED_COMBATANT_FIELDS)
     wounds = value.get("wounds", [])
@@ -148,7 +153,7 @@ def combatant_from_json(value: Any, field: str, issues: Issues) -> Combatant | N
     long_action = long_action_from_json(value.get("long_action"), f"{field}/long_action", issues)
     if not complete or len(issues.found) > before:
         return None
-    fields = {k: v for k, v in value.items() if k not in ("weapon", "wounds", "effects", "long_action")}
+    fields = {k: v for k, v in value.items() if k not in ("weapon", "wounds", "effects", "long_action", GROUP_FIELD)}
     return Combatant(
         **fields,
         weapon=weapon_from_json(value["weapon"]),
@@ -211,14 +216,26 @@ def action_from_json(value: Any, field: str, issues: Issues) -> Action | None:
 
 def declaration_from_json(value: Any, field: str, issues: Issues) -> Declaration | None:
     """A declaration; without `action` it continues a carried long action, and is none otherwise."""
-    if not _object(issues, field, value, {"combatant", "stance", "action", "technical_actions"}):
+    if not _object(issues, field, value, DECLARATION_FIELDS):
         return None
     action = None
     if "action" in value:
         action = action_from_json(value["action"], f"{field}/action", issues)
         if action is None:
             return None
-    return Declaration(value.get("combatant"), action, value.get("stance"), value.get("technical_actions", 0))
+    return Declaration(
+        value.get("combatant"), action, value.get("stance"), value.get("technical_actions", 0), value.get("hold")
+    )
+
+
+def groups_from_json(combatants: list[Any]) -> dict[str, Any]:
+    """Each combatant's `group` (section 14), as sent, keyed by its id; null or absent: no group. The
+    resolver's validation judges the names (and a combatant whose id is not a string is refused anyway)."""
+    return {
+        c["id"]: c[GROUP_FIELD]
+        for c in combatants
+        if isinstance(c, Mapping) and c.get(GROUP_FIELD) is not None and isinstance(c.get("id"), str)
+    }
 
 
 def dice_from_json(value: Any) -> dict[str, int | tuple[int, ...]]:
@@ -243,6 +260,7 @@ def round_input_from_json(document: Mapping[str, Any], default_round: int = 1) -
         document.get("round", default_round),
         tuple(c for c in combatants if c is not None),
         tuple(d for d in declarations if d is not None),
+        groups_from_json(combatants_json),
     )
 
 
@@ -317,6 +335,54 @@ def combatant_to_json(c: Combatant) -> dict[str, Any]:
     }
 
 
+def action_to_json(action: Action) -> dict[str, Any]:
+    if isinstance(action, Attack):
+        return (
+            {"type": "attack", "target": action.targets[0]}
+            if action.shorthand
+            else {"type": "attack", "targets": list(action.targets)}
+        )
+    if isinstance(action, FirstAid):
+        return {"type": "first_aid", "target": action.target}
+    if isinstance(action, Custom):
+        document: dict[str, Any] = {"type": "custom", "name": action.name, "delay": action.delay}
+        if action.rounds != 1:
+            document["rounds"] = action.rounds
+        if action.target is not None:
+            document["target"] = action.target
+        if action.effect is not None:
+            document["effect"] = effect_given_to_json(action.effect)
+        return document
+    return {"type": action.type}
+
+
+def declaration_to_json(d: Declaration) -> dict[str, Any]:
+    """A declaration as a round request carries it (declaration_from_json reads it back); `action` and
+    `hold` only when there is one."""
+    document: dict[str, Any] = {"combatant": d.combatant, "stance": d.stance, "technical_actions": d.technical_actions}
+    if d.action is not None:
+        document["action"] = action_to_json(d.action)
+    if d.hold is not None:
+        document["hold"] = d.hold
+    return document
+
+
+def round_input_to_json(state: RoundInput) -> dict[str, Any]:
+    """The state part of a /v1/resolve body (round_input_from_json reads it back): each combatant's whole
+    state, with its `group` when it has one."""
+    combatants = []
+    for c in state.combatants:
+        document = {**combatant_to_json(c), **lasting_to_json(c)}
+        if c.id in state.groups:
+            document[GROUP_FIELD] = state.groups[c.id]
+        combatants.append(document)
+    return {
+        "round": state.round,
+        "combatants": combatants,
+        "declarations": [declaration_to_json(d) for d in state.declarations],
+    }
+
+
 def state_to_json(state: CombatantState) -> dict[str, Any]:
     return {
         "id": state.id,
@@ -343,6 +409,7 @@ def outcome_to_json(o: ActionOutcome) -> dict[str, Any]:
         "target": o.target,
         "score": o.score,
         "technical_actions": o.technical_actions,
+        "held": o.held,
         "roll": o.roll,
         "target_number": o.target_number,
         "hit": o.hit,

@@ -6,7 +6,8 @@ of an odds simulation's time. Nothing changes them after the resolver returns.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 Status = Literal["active", "unconscious", "dead"]
@@ -135,13 +136,19 @@ class Declaration:
     action: Action | None = None  # None (no action given): continue a carried long action, else none
     stance: str | None = None  # None: balanced
     technical_actions: int = 0
+    hold: str | None = None  # section 14: the first action waits until this combatant's first action has resolved
 
 
 @dataclass(frozen=True, slots=True)
 class RoundInput:
+    """`groups` maps a combatant's id to its section 14 group (the CONTRACT's `group` on a combatant); one
+    without a group is absent. It is kept here, beside the combatants, not on Combatant: the service derives
+    its stored columns and schemas from Combatant's fields, and `group` has no column there yet."""
+
     round: int
     combatants: tuple[Combatant, ...]
     declarations: tuple[Declaration, ...]
+    groups: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)  # built per action on the hot path: see the module's docstring
@@ -163,6 +170,7 @@ class ActionOutcome:
     effective: int | None = None
     wound: str | None = None
     name: str | None = None  # custom and continue entries: the action's name
+    held: bool = False  # section 14: a first action a hold moved
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from .attack import TickEffects, resolve_action
 from .dice import DiceSource, DieValue
-from .initiative import schedule_round
+from .holding import place_holds
+from .initiative import order_into_ticks, schedule_round
 from .model import ActionOutcome, CombatantState, RoundInput, RoundResult
 from .ruleset import Ruleset, WeaponProfile
 from .validate import validate_round
@@ -38,7 +39,8 @@ def resolve_round(
     for declaration in state.declarations:
         if declaration.stance is not None:
             live[declaration.combatant].stance = declaration.stance
-    ticks = schedule_round(state.declarations, live, weapons, ruleset, roll)
+    scheduled, holds = schedule_round(state.declarations, live, weapons, ruleset, roll, state.groups)
+    ticks = place_holds(scheduled, holds) if holds else order_into_ticks(scheduled)
 
     outcomes: list[ActionOutcome] = []
     effects = TickEffects(ruleset.long_action_broken_at)

@@ -10,7 +10,7 @@ from . import bounds
 from .checks import int_within as _int_within
 from .checks import text_within as _text_within
 from .errors import InvalidNotation, InvalidRound, Issues, UnknownKey
-from .initiative import continues
+from .initiative import continues, group_die_key
 from .model import Attack, Combatant, Continue, Custom, Declaration, FirstAid, InlineWeapon, NoAction, RoundInput
 from .notation import parse_damage
 from .ruleset import STATUSES, Ruleset, WeaponProfile
@@ -137,7 +137,7 @@ def _plain_target(target: Any, actor: str, by_id: Mapping[str, Combatant], self_
 
 def _plainly_valid(d: Declaration, by_id: Mapping[str, Combatant], ruleset: Ruleset) -> bool:
     actor = by_id.get(d.combatant)
-    if actor is None or actor.status != "active":
+    if actor is None or actor.status != "active" or d.hold is not None:  # a hold: looked at closely
         return False
     if d.stance is not None and (type(d.stance) is not str or d.stance not in ruleset.stances):
         return False
@@ -216,6 +216,59 @@ def _check_declaration(
             issues.add(f"{field}/action/type", f"{d.combatant!r} carries no long action to continue")
     elif not (action is None or isinstance(action, NoAction)):
         issues.add(f"{field}/action/type", "unknown action type; use attack, first_aid, custom, continue or none")
+    if d.hold is not None:
+        _check_hold(issues, d, f"{field}/hold", by_id)
+
+
+def _check_hold(issues: Issues, d: Declaration, field: str, by_id: Mapping[str, Combatant]) -> None:
+    """Section 14: a hold waits for another active combatant, and only an attack, first aid or custom action
+    waits (a carried long action is never held)."""
+    x = by_id.get(d.hold) if isinstance(d.hold, str) else None
+    if x is None:
+        issues.add(field, f"{d.hold!r} is not a combatant of this encounter")
+    elif d.hold == d.combatant:
+        issues.add(field, "a combatant cannot hold until after itself")
+    elif x.status != "active":
+        issues.add(field, f"{d.hold!r} is {x.status}: a hold waits only for an active combatant")
+    if not isinstance(d.action, (Attack, FirstAid, Custom)):
+        kind = "no action" if d.action is None else f"a {getattr(d.action, 'type', 'unknown')!r} action"
+        issues.add(field, f"only an attack, first_aid or custom action may hold, not {kind}")
+
+
+def _check_hold_cycles(issues: Issues, declarations: tuple[Declaration, ...]) -> None:
+    """Holds that form a cycle (A on B and B on A, or longer): each declaration in one is named."""
+    holds = {d.combatant: d.hold for d in declarations if isinstance(d.hold, str) and d.hold != d.combatant}
+    index = {d.combatant: i for i, d in enumerate(declarations)}
+    cleared: set[str] = set()
+    for start in holds:
+        path: list[str] = []
+        on_path: set[str] = set()
+        current: str | None = start
+        while current is not None and current in holds and current not in cleared and current not in on_path:
+            path.append(current)
+            on_path.add(current)
+            current = holds[current]
+        if current is not None and current in on_path:
+            cycle = path[path.index(current) :]
+            chain = " -> ".join([*cycle, current])
+            for holder in cycle:
+                issues.add(f"/declarations/{index[holder]}/hold", f"holds form a cycle: {chain}")
+        cleared.update(path)
+
+
+def _check_groups(issues: Issues, state: RoundInput, by_id: Mapping[str, Combatant]) -> None:
+    """Section 14: a group is named by 1..64 characters; no combatant id is a group's dice-key prefix."""
+    position = {c.id: i for i, c in enumerate(state.combatants) if isinstance(c.id, str)}
+    names = set()
+    for cid, group in state.groups.items():
+        if cid not in position:
+            issues.add(f"/groups/{cid}", f"{cid!r} is not a combatant of this encounter")
+            continue
+        if _text_within(issues, f"/combatants/{position[cid]}/group", group, bounds.ID_LENGTH):
+            names.add(group)
+    for cid, i in position.items():
+        if cid.startswith("group:") and cid[len("group:") :] in names:
+            issues.add(f"/combatants/{i}/id", f"{cid!r} is the dice-key name of a group in this encounter")
 
 
 def _possible_dice(
@@ -223,8 +276,10 @@ def _possible_dice(
     weapons: Mapping[str, WeaponProfile],
     by_id: Mapping[str, Combatant],
     ruleset: Ruleset,
+    groups: Mapping[str, str],
 ) -> dict[str, tuple[int, int]]:
-    """Every die the declarations and the long actions carried could roll: key -> (number of dice, sides)."""
+    """Every die the declarations and the long actions carried could roll: key -> (number of dice, sides).
+    A group member's first delay die is its group's (section 14)."""
     possible: dict[str, tuple[int, int]] = {}
     declared = {d.combatant: d for d in declarations}
     for c in by_id.values():
@@ -241,6 +296,9 @@ def _possible_dice(
                 possible[f"{d.combatant}.damage.{k}"] = (damage.count, damage.sides)
         elif isinstance(d.action, (FirstAid, Custom)):
             possible[f"{d.combatant}.initiative.1"] = (1, ruleset.delay_die)
+    for cid, group in groups.items():
+        if possible.pop(f"{cid}.initiative.1", None) is not None:
+            possible[group_die_key(group)] = (1, ruleset.delay_die)
     return possible
 
 
@@ -289,9 +347,12 @@ def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str,
     for index, combatant in enumerate(state.combatants):
         if combatant.long_action is not None:  # after every id is known: its target must be one of them
             check_long_action(issues, combatant, f"/combatants/{index}/long_action", by_id)
+    if state.groups:
+        _check_groups(issues, state, by_id)
     issues.raise_if_any()
 
     declared: set[str] = set()
+    closer_look = False  # whether any declaration went through the detailed checks (every one with a hold does)
     for index, declaration in enumerate(state.declarations):
         if not isinstance(declaration.combatant, str):
             issues.add(f"/declarations/{index}/combatant", "must be a combatant id")
@@ -303,9 +364,12 @@ def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str,
         declared.add(declaration.combatant)
         if not _plainly_valid(declaration, by_id, ruleset):
             _check_declaration(issues, declaration, f"/declarations/{index}", by_id, ruleset)
+            closer_look = True
+    if closer_look:
+        _check_hold_cycles(issues, state.declarations)
     issues.raise_if_any()
 
     if given_dice:
-        _check_dice(issues, given_dice, _possible_dice(state.declarations, weapons, by_id, ruleset))
+        _check_dice(issues, given_dice, _possible_dice(state.declarations, weapons, by_id, ruleset, state.groups))
         issues.raise_if_any()
     return weapons

@@ -10,7 +10,13 @@ import pytest
 from tests.api.helpers import assert_problem
 from tests.vectors import is_refusal, load_vectors, mismatches
 
-VECTORS = load_vectors()
+# The API gains RULES.md §14 (hold, group, held) after the resolver: until then its set is skipped here.
+SKIPPED_SET = "holding-and-groups/"
+SKIP_REASON = "API support for §14 lands with the encounter layer; resolver covers it"
+VECTORS = [
+    pytest.param(*v.values, id=v.id, marks=pytest.mark.skip(reason=SKIP_REASON)) if v.id.startswith(SKIPPED_SET) else v
+    for v in load_vectors()
+]
 
 
 def _stored_count(client) -> int:

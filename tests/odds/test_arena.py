@@ -2,9 +2,9 @@
 agree exactly, round after round, or a fight the odds counted would not replay through /v1/resolve.
 
 Random encounters (the resolver property tests' combatants: carried wounds, effects, weapons not in
-hand, several attacks, armor by name, unconscious and dead ones) under random rulesets, several
-fights each: after every round each combatant's status, blood, weapon in hand, wound penalty and
-bleeding must be what resolve_round left."""
+hand, several attacks, armor by name, unconscious and dead ones, groups sharing a delay die) under
+random rulesets, several fights each: after every round each combatant's status, blood, weapon in
+hand, wound penalty and bleeding must be what resolve_round left."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from app.resolver.wounds import SEVERITY
 from tests.resolver.test_properties import PROPERTY, combatants, ids, long_actions
 
 SIDES = ["red", "blue", "green"]
+GROUPS = ["pack", "wolves"]  # RULES.md section 14: members share one delay die for their first actions
 
 
 @st.composite
@@ -69,9 +70,10 @@ def fights(draw, with_long_actions: bool = False) -> tuple[FightSetup, dict]:
     if draw(st.booleans()):
         everyone = [replace(c, armor=draw(st.sampled_from(sorted(DEFAULT_RULES["armor"])))) for c in everyone]
     sides = tuple(draw(st.sampled_from(SIDES)) for _ in names)
+    groups = {c.id: group for c in everyone if (group := draw(st.none() | st.sampled_from(GROUPS))) is not None}
     rules = draw(rulesets())
     try:
-        setup = FightSetup(tuple(everyone), sides, build_ruleset(rules), draw(st.integers(1, 30)))
+        setup = FightSetup(tuple(everyone), sides, build_ruleset(rules), draw(st.integers(1, 30)), groups)
     except ResolverError:
         assume(False)  # a state the service would refuse with a 422 never reaches a fight
         raise
@@ -150,6 +152,20 @@ def test_the_fights_that_hand_over_mid_fight_are_played_too():
 )
 def test_action_keys_sort_in_section_5s_order(higher, lower):
     assert action_key(*higher) < action_key(*lower)
+
+
+def test_a_groups_members_play_one_delay_die_in_the_arena_as_in_resolve_round():
+    """Three wolves of one pack, equal in all but id: with one shared die their first attacks share every
+    round's first tick; the Arena's fights end as resolve_round's do."""
+    wolves = tuple(Combatant(f"w{i}", 10, 12, 2, "dagger", vitality=30) for i in range(3))
+    bear = Combatant("bear", 14, 14, 4, "battle_axe", attacks_per_round=2, vitality=60)
+    setup = FightSetup((*wolves, bear), ("pack", "pack", "pack", "bear"), build_ruleset(), 1,
+                       {w.id: "pack" for w in wolves})
+    for played in play_rounds(setup, fight_seed(9, 0), 5):
+        firsts = {a.tick for a in played.result.actions if a.actor.startswith("w") and a.seq == 1}
+        assert len(firsts) <= 1 and "group:pack.initiative.1" in played.result.dice
+    outcomes = [play_fight(setup, fight_seed(9, k), 30) for k in range(10)]
+    assert outcomes == [play_fight_by_rounds(setup, fight_seed(9, k), 30) for k in range(10)]
 
 
 def test_the_outcome_names_each_combatants_status():

@@ -1,10 +1,10 @@
-"""Every golden vector (the repo's copy, both folders) straight through the resolver."""
+"""Every golden vector (the repo's copy, every set) straight through the resolver."""
 
 import pytest
 
 from app.resolver import MixedDice, ResolverError, build_ruleset, resolve_round
 from app.resolver.codec import dice_from_json, result_to_json, round_input_from_json
-from tests.vectors import is_refusal, load_vectors, mismatches
+from tests.vectors import FOLDERS, VECTORS_DIR, is_refusal, load_vectors, mismatches
 
 
 def resolve_json(request: dict) -> dict:
@@ -31,3 +31,9 @@ def test_vector_dice_are_echoed_exactly(vector):
     result = resolve_json(request)
     given = {k: (list(v) if isinstance(v, list) else v) for k, v in request["dice"].items()}
     assert all(given[key] == value for key, value in result["dice"].items())
+
+
+def test_every_set_in_the_copy_is_run():
+    """A set added by `make vectors` runs here (and in the compiled build, which runs this suite) or fails here."""
+    sets = {path.parent.relative_to(VECTORS_DIR).as_posix() for path in VECTORS_DIR.rglob("*.json")}
+    assert sets == set(FOLDERS)

@@ -7,7 +7,7 @@ flows through (tests/api/test_fields.py fails when a schema, the table and the r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -200,7 +200,17 @@ def declaration_from_schema(d: DeclarationIn) -> model.Declaration:
     else:
         assert isinstance(d.action, NoAction)
         action = model.NoAction()
-    return model.Declaration(d.combatant, action, d.stance, d.technical_actions)
+    return model.Declaration(d.combatant, action, d.stance, d.technical_actions, d.hold)
+
+
+def groups_of(combatants: Iterable[Mapping[str, Any]] | Iterable[Any]) -> dict[str, str]:
+    """Each grouped combatant's group (RULES.md section 14), from rows or request bodies."""
+    found = {}
+    for c in combatants:
+        cid, group = (c["id"], c["group"]) if isinstance(c, Mapping) else (c.id, c.group)
+        if group is not None:
+            found[cid] = group
+    return found
 
 
 def dice_from_schema(dice: dict[str, int | list[int]]) -> dict[str, int | tuple[int, ...]]:

@@ -75,6 +75,7 @@ def issues(encounter: EncounterRecord, declared: DeclarationIn, dice: Mapping[st
         encounter.round + 1,
         tuple(convert.combatant_from_row(row) for row in encounter.combatants),
         (convert.declaration_from_schema(declared),),
+        convert.groups_of(encounter.combatants),
     )
     try:
         validate_round(state, build_ruleset(encounter.rules), convert.dice_from_schema(dict(dice)))

@@ -25,11 +25,14 @@ from app.web.responses import Reply
 
 
 def _resolve(
-    number: int, combatants: Iterable[model.Combatant], round_in: RoundCreate, rules: dict[str, Any]
+    number: int,
+    combatants: Iterable[model.Combatant],
+    groups: dict[str, str],
+    round_in: RoundCreate,
+    rules: dict[str, Any],
 ) -> RoundResult:
-    state = RoundInput(
-        number, tuple(combatants), tuple(convert.declaration_from_schema(d) for d in round_in.declarations)
-    )
+    declarations = tuple(convert.declaration_from_schema(d) for d in round_in.declarations)
+    state = RoundInput(number, tuple(combatants), declarations, groups)
     seed = new_seed() if round_in.seed is None else round_in.seed
     # cast: the resolver's DiceSource declares a mutable `seed: int | None` that MixedDice narrows to int
     # (a protocol attribute is invariant).
@@ -60,7 +63,7 @@ async def resolve_next_round(
         round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
         before = [convert.snapshot(r) for r in encounter.combatants]
         current = (convert.combatant_from_row(r) for r in encounter.combatants)
-        result = _resolve(number, current, round_in, encounter.rules)
+        result = _resolve(number, current, convert.groups_of(encounter.combatants), round_in, encounter.rules)
         document = result_to_json(result)
         changes = [convert.state_values(s) for s in result.combatants]
         # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
@@ -158,7 +161,8 @@ async def _relink(session: AsyncSession, encounter: convert.EncounterRecord, sav
 
 def resolve_stateless(request: ResolveRequest) -> Reply:
     combatants = (convert.combatant_from_schema(c.id, c) for c in request.combatants)
-    return Reply.json(200, result_to_json(_resolve(request.round, combatants, request, request.rules)))
+    groups = convert.groups_of(request.combatants)
+    return Reply.json(200, result_to_json(_resolve(request.round, combatants, groups, request, request.rules)))
 
 
 async def keep_reply(*, session: AsyncSession, claim: Claim, reply: Reply) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.encounters import screen, store
-from app.encounters.convert import combatant_from_row, combatant_from_schema
+from app.encounters.convert import combatant_from_row, combatant_from_schema, groups_of
 from app.platform.db import Database
 from app.platform.errors import Unprocessable
 from app.resolver import RoundInput, bounds, build_ruleset, new_seed
@@ -52,7 +52,9 @@ async def play(
     first_round: int,
     params: OddsCreate,
     budget: int,
+    groups: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    groups = groups or {}
     check_budget(params, len(combatants), budget)
     last_round = first_round + params.max_rounds - 1
     if last_round > bounds.ROUND[1]:
@@ -62,9 +64,9 @@ async def play(
         )
     # Refused here, as /v1/resolve would refuse it, rather than inside a worker process.
     ruleset = build_ruleset(rules)
-    validate_round(RoundInput(first_round, tuple(combatants), ()), ruleset, {})
+    validate_round(RoundInput(first_round, tuple(combatants), (), groups), ruleset, {})
     seed = new_seed() if params.seed is None else params.seed
-    job = OddsJob(tuple(combatants), tuple(sides), dict(rules), first_round, seed, params.max_rounds)
+    job = OddsJob(tuple(combatants), tuple(sides), dict(rules), first_round, seed, params.max_rounds, groups)
     setup = job.setup()
     if len(active_sides(setup, setup.combatants)) <= 1:
         # decided before it starts: every fight ends at once, the same way
@@ -102,7 +104,14 @@ async def stateless_odds(runner: OddsRunner, *, body: OddsRequest, budget: int) 
     combatants = [combatant_from_schema(c.id, c) for c in body.combatants]
     sides = sides_of([c.id for c in body.combatants], [c.side for c in body.combatants], "body")
     return await play(
-        runner, combatants=combatants, sides=sides, rules=body.rules, first_round=body.round, params=body, budget=budget
+        runner,
+        combatants=combatants,
+        sides=sides,
+        rules=body.rules,
+        first_round=body.round,
+        params=body,
+        budget=budget,
+        groups=groups_of(body.combatants),
     )
 
 
@@ -131,4 +140,5 @@ async def encounter_odds(
         first_round=encounter.round + 1,
         params=params,
         budget=budget,
+        groups=groups_of(encounter.combatants),
     )

@@ -72,9 +72,10 @@ class OddsJob:
     first_round: int
     seed: int
     max_rounds: int
+    groups: dict[str, str] = field(default_factory=dict)  # RULES.md section 14: who shares a delay die
 
     def setup(self) -> FightSetup:
-        return FightSetup(self.combatants, self.sides, build_ruleset(self.rules), self.first_round)
+        return FightSetup(self.combatants, self.sides, build_ruleset(self.rules), self.first_round, self.groups)
 
 
 def play_chunk(job: OddsJob, first: int, count: int) -> Tally:

@@ -10,13 +10,7 @@ import pytest
 from tests.api.helpers import assert_problem
 from tests.vectors import is_refusal, load_vectors, mismatches
 
-# The API gains RULES.md §14 (hold, group, held) after the resolver: until then its set is skipped here.
-SKIPPED_SET = "holding-and-groups/"
-SKIP_REASON = "API support for §14 lands with the encounter layer; resolver covers it"
-VECTORS = [
-    pytest.param(*v.values, id=v.id, marks=pytest.mark.skip(reason=SKIP_REASON)) if v.id.startswith(SKIPPED_SET) else v
-    for v in load_vectors()
-]
+VECTORS = load_vectors()
 
 
 def _stored_count(client) -> int:
@@ -53,7 +47,7 @@ def _rename(value: Any, ids: dict[str, str]) -> Any:
             head, dot, rest = key.partition(".")
             key = ids[head] + dot + rest if head in ids and dot else key
             renamed[key] = (
-                _rename_id(item, ids) if key in ("id", "actor", "target", "combatant") else _rename(item, ids)
+                _rename_id(item, ids) if key in ("id", "actor", "target", "combatant", "hold") else _rename(item, ids)
             )
         return renamed
     if isinstance(value, list):

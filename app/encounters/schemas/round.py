@@ -74,6 +74,11 @@ class DeclarationIn(Input):
         default=None, description="Omitted: continue the long action the combatant carries, else none."
     )
     technical_actions: Annotated[JSONInt, within(bounds.TECHNICAL_ACTIONS)] = 0
+    hold: Id | None = Field(
+        default=None,
+        description="RULES.md section 14: this first action never resolves before the first action of the "
+        "combatant named here, nor in the same tick (attack, first_aid or custom only).",
+    )
 
 
 DieValue = (
@@ -85,7 +90,8 @@ Dice = Annotated[
     Field(
         max_length=bounds.MAX_DECLARATIONS * 12,
         description="Dice rolled by the client, by key: <id>.initiative.<k>, <id>.attack.<k>, "
-        "<id>.damage.<k> (a list, one value per damage die). Missing dice are rolled from seed.",
+        "<id>.damage.<k> (a list, one value per damage die), and group:<group>.initiative.1 (the delay die a "
+        "group's members share for their first actions). Missing dice are rolled from seed.",
     ),
 ]
 Seed = Annotated[
@@ -189,6 +195,7 @@ class ActionRead(BaseModel):
     effective: int | None
     wound: str | None
     name: str | None = Field(description="custom and continue entries: the action's name.")
+    held: bool = Field(description="True only on a first action that a hold moved (RULES.md section 14).")
     result: Result
 
 

@@ -137,5 +137,5 @@ def test_the_stat_block_fields_are_the_combatants():
         assert shared >= {"initiative", "weapon", "armor", "wounds", "blood", "status", "vitality"}
         for name in shared:
             assert mine[name] == combatant[name] or mine[name].get("anyOf") == combatant[name].get("anyOf"), name
-    expected = set(CombatantCreate.model_fields) - {"effects", "long_action"} | {"notes", "group"}
+    expected = set(CombatantCreate.model_fields) - {"effects", "long_action", "hidden"} | {"notes"}
     assert set(CharacterCreate.model_fields) == expected

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 
 HIT = {"attack.1": 1, "damage.1": [8]}  # a natural hit and a big blow: a wound every time
@@ -237,3 +240,56 @@ def test_copy_from_the_start_and_from_now(client):
     assert [c["name"] for c in now["combatants"]] == ["Orc", "Ala", "Late"]
     assert now["combatants"][0]["wounds"] == client.get(url).json()["combatants"][0]["wounds"] != []
     assert now["combatants"][1]["wounds"] == client.get(f"/v1/characters/{ala['id']}").json()["wounds"]
+
+
+OPERATIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("round"), st.integers(0, 10_000)),
+        st.tuples(st.just("undo"), st.just(0)),
+        st.tuples(st.just("remove"), st.integers(0, 1)),
+        st.tuples(st.just("finish-reopen"), st.just(0)),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS)
+def test_after_any_fight_the_roster_holds_what_the_fight_left(client, operations):
+    """For any sequence of rounds, undos, removals and finish/reopen, each character's roster state is its
+    combatant's as the fight left it: at its removal, or at the final finish."""
+    heroes = [character(client, f"Hero {i}", vitality=25) for i in range(2)]
+    encounter = create_encounter(client, fighter("Orc", vitality=60, attacks_per_round=2))
+    url = f"/v1/encounters/{encounter['id']}"
+    orc = encounter["combatants"][0]["id"]
+    linked = {h["id"]: join(client, encounter["id"], character=h["id"]).json()["id"] for h in heroes}
+    expected: dict[str, dict] = {}
+    for op, arg in operations:
+        if op == "round":
+            targets = [cid for cid in linked.values()]
+            if targets:
+                client.post(f"{url}/rounds", json={"declarations": [attack(orc, *targets)], "seed": arg})
+        elif op == "undo":
+            latest = client.get(url).json()["round"]
+            if latest:
+                client.delete(f"{url}/rounds/{latest}")  # may bring a removed one back (409 if it is busy)
+        elif op == "remove":
+            hero = heroes[arg]["id"]
+            if hero in linked:
+                state = next(c for c in client.get(url).json()["combatants"] if c["id"] == linked[hero])
+                assert client.delete(f"{url}/combatants/{linked.pop(hero)}").status_code == 204
+                expected[hero] = state
+        else:
+            assert client.post(f"{url}/finish").status_code == 200
+            assert client.post(f"{url}/reopen").status_code == 200
+        # what the encounter says is linked, the roster says too
+        now = {c["character"]: c["id"] for c in client.get(url).json()["combatants"] if c["character"]}
+        linked = now
+    final = {c["character"]: c for c in client.get(url).json()["combatants"] if c["character"]}
+    assert client.post(f"{url}/finish").status_code == 200
+    expected.update(final)
+    for hero in heroes:
+        roster = client.get(f"/v1/characters/{hero['id']}").json()
+        want = expected[hero["id"]]
+        assert (roster["blood"], roster["status"], roster["wounds"]) == (want["blood"], want["status"], want["wounds"])
+        assert roster["encounter"] is None

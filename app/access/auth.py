@@ -76,13 +76,15 @@ def forget_credentials(
             cache.pop(secret_hash, None)
 
 
-async def current_principal(principal: Annotated[Principal | None, Depends(optional_principal)]) -> Principal:
+async def current_principal(
+    principal: Annotated[Principal | None, Depends(optional_principal)], database: DatabaseDep
+) -> Principal:
     if principal is None:
         raise Unauthorized(
             "This needs a campaign key or a token: Authorization: Bearer <key>. "
             "POST /v1/campaigns creates a campaign and its key."
         )
-    return principal
+    return await campaigns.in_fight(database, principal)  # a character's token: the fight it is in now
 
 
 async def owner(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
@@ -135,7 +137,15 @@ async def limit_campaign_creation(request: Request, settings: SettingsDep, limit
     await limiter.hit(bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR)
 
 
+async def character_reader(character_id: str, principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    """The owner, or the player token bound to this very character (which reads it outside a fight too)."""
+    if principal.is_owner or principal.character_id == character_id:
+        return principal
+    raise Forbidden("Only the campaign's key, or this character's own player token, can read it.")
+
+
 OwnerDep = Annotated[Principal, Depends(owner)]
+CharacterReaderDep = Annotated[Principal, Depends(character_reader)]
 ReaderDep = Annotated[Principal, Depends(encounter_reader)]
 EncounterOwnerDep = Annotated[Principal, Depends(encounter_owner)]
 CombatantEditorDep = Annotated[Principal, Depends(combatant_editor)]

@@ -33,6 +33,9 @@ class CredentialRead(BaseModel):
     role: Literal["owner", "viewer", "player"]
     encounter_id: str | None
     combatant_id: str | None
+    character_id: str | None = Field(
+        default=None, description="A player token bound to a roster character: it follows it into its fights."
+    )
     label: str | None
     created_at: datetime
     revoked_at: datetime | None

@@ -8,9 +8,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead
@@ -32,6 +32,7 @@ class Principal:
     role: str
     encounter_id: str | None = None
     combatant_id: str | None = None
+    character_id: str | None = None  # a character-bound player token (its fight is looked up per request)
 
     @property
     def is_owner(self) -> bool:
@@ -49,6 +50,7 @@ async def issue(
     *,
     encounter_id: str | None = None,
     combatant_id: str | None = None,
+    character_id: str | None = None,
     label: str | None = None,
 ) -> CredentialCreated:
     """A new credential, added to the caller's transaction; its secret is in the result, never stored."""
@@ -60,6 +62,7 @@ async def issue(
         "role": role,
         "encounter_id": encounter_id,
         "combatant_id": combatant_id,
+        "character_id": character_id,
         "label": label,
         "created_at": utcnow(),
     }
@@ -69,7 +72,7 @@ async def issue(
 
 
 C = CREDENTIALS.c
-AUTHENTICATE = select(C.id, C.campaign_id, C.role, C.encounter_id, C.combatant_id).where(
+AUTHENTICATE = select(C.id, C.campaign_id, C.role, C.encounter_id, C.combatant_id, C.character_id).where(
     C.secret_hash == bindparam("secret_hash"), C.revoked_at.is_(None)
 )
 
@@ -80,7 +83,28 @@ async def authenticate(database: Database, secret_hash: str) -> Principal | None
     if not rows:
         return None
     found = rows[0]
-    return Principal(found.id, found.campaign_id, found.role, found.encounter_id, found.combatant_id)
+    return Principal(
+        found.id, found.campaign_id, found.role, found.encounter_id, found.combatant_id, found.character_id
+    )
+
+
+# The fight a character is linked into and its combatant there (tables of the domains above, by name).
+CHARACTER_IN_FIGHT = text(
+    "SELECT characters.encounter_id, combatants.id AS combatant_id FROM characters "
+    "LEFT JOIN combatants ON combatants.character_id = characters.id "
+    "AND combatants.encounter_id = characters.encounter_id WHERE characters.id = :character_id"
+)
+
+
+async def in_fight(database: Database, principal: Principal) -> Principal:
+    """A character-bound token as the player token of its character's combatant in the unfinished fight it
+    is linked into now (or of no encounter, outside a fight). Looked up on every request, not cached: the
+    link changes as the character joins and leaves fights."""
+    if principal.character_id is None:
+        return principal
+    rows = await database.rows(CHARACTER_IN_FIGHT, {"character_id": principal.character_id})
+    encounter_id, combatant_id = (rows[0].encounter_id, rows[0].combatant_id) if rows else (None, None)
+    return replace(principal, encounter_id=encounter_id, combatant_id=combatant_id)
 
 
 async def has_player_token(session: AsyncSession, combatant_id: str) -> bool:

@@ -32,6 +32,9 @@ CREDENTIALS = Table(
     # The encounters table belongs to a domain above: named by string, never imported.
     Column("encounter_id", ForeignKey("encounters.id", ondelete="CASCADE"), index=True),
     Column("combatant_id", String(36)),
+    # A player token bound to a roster character: it follows the character into whichever fight it is in.
+    # The characters table belongs to a domain above: named by string, never imported.
+    Column("character_id", ForeignKey("characters.id", ondelete="CASCADE"), index=True),
     Column("label", String(100)),
     Column("created_at", UTCDateTime, nullable=False, default=utcnow),
     Column("revoked_at", UTCDateTime),

@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Response, status
 
-from app.access.auth import IdempotencyDep, OwnerDep
-from app.access.schemas import CampaignRead
-from app.campaign import characters, creatures, house_rules
+from app.access.auth import CharacterReaderDep, IdempotencyDep, OwnerDep
+from app.access.schemas import CampaignRead, CredentialCreated, KeyCreate
+from app.campaign import characters, creatures, house_rules, tokens
 from app.campaign.schemas import (
     CharacterCreate,
     CharacterRead,
@@ -71,13 +71,30 @@ async def list_characters(
 
 @router.get("/v1/characters/{character_id}", response_model=CharacterRead, responses=READ)
 async def read_character(
-    character_id: str, database: DatabaseDep, principal: OwnerDep, if_none_match: IfNoneMatch = None
+    character_id: str, database: DatabaseDep, principal: CharacterReaderDep, if_none_match: IfNoneMatch = None
 ) -> Response:
     """One character, with the unfinished encounter it is in (or null)."""
     row = await characters.get(database, campaign_id=principal.campaign_id, character_id=character_id)
     if still_current(if_none_match, row["version"]):
         return not_modified(row["version"])
     return Reply.json(200, characters.read(row), etag=etag(row["version"])).response()
+
+
+@router.post(
+    "/v1/characters/{character_id}/tokens",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CredentialCreated,
+    tags=["campaigns"],
+)
+async def create_character_token(
+    character_id: str, data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep
+) -> Response:
+    """A player token bound to this character: in whichever unfinished fight the character is linked, it is
+    that combatant's player token (reads and staging); outside a fight it reads only this character."""
+    reply = await tokens.create(
+        session=session, campaign_id=principal.campaign_id, character_id=character_id, label=data.label, claim=claim
+    )
+    return reply.response()
 
 
 @router.patch("/v1/characters/{character_id}", response_model=CharacterRead, responses=CHANGED)

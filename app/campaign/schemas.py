@@ -14,10 +14,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.config import JsonDict
 
-from app.encounters.schemas.encounter import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
 from app.resolver import bounds
 from app.web.resolver_schemas import InlineWeaponRead, WoundRead
 from app.web.schemas import Bool, Input, JSONInt, Name, within
+from app.web.stat_block import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
 
 NOTES_LENGTH = 2000
 Notes = Annotated[str, Field(max_length=NOTES_LENGTH, description="The game master's notes (0..2000 characters).")]

@@ -18,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import store
 from app.campaign.schemas import StatBlock, StatBlockUpdate
-from app.encounters.schemas.encounter import InlineWeapon
 from app.idempotency.keys import Claim, record
 from app.platform.db import Database, utcnow
 from app.platform.transactions import retry_stale_snapshot, write_transaction
@@ -29,6 +28,7 @@ from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
 from app.web.etags import etag
 from app.web.responses import Reply
+from app.web.stat_block import InlineWeapon
 
 Resource = store.Resource
 R = TypeVar("R", bound=BaseModel)

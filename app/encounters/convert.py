@@ -17,7 +17,6 @@ from app.encounters.schemas.encounter import (
     CombatantStats,
     EffectGivenIn,
     EncounterRead,
-    InlineWeapon,
     LongActionIn,
 )
 from app.encounters.schemas.round import (
@@ -40,6 +39,7 @@ from app.resolver.codec import (
     wound_from_json,
     wound_to_json,
 )
+from app.web.stat_block import InlineWeapon
 
 CombatantRow = Mapping[str, Any]  # one combatant's columns, by name
 

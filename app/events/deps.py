@@ -32,7 +32,7 @@ async def stream_reader(
     """Whoever may read the encounter, by Authorization or by a ticket (which is used up)."""
     if ticket is not None:
         return await tickets.redeem(database, ticket=ticket, encounter_id=encounter_id)
-    return await encounter_reader(encounter_id, await current_principal(principal))
+    return await encounter_reader(encounter_id, await current_principal(principal, database))
 
 
 StreamReaderDep = Annotated[Principal, Depends(stream_reader)]

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import bindparam, delete, insert, select
 
-from app.access.service import Principal, hash_secret
+from app.access.service import Principal, hash_secret, in_fight
 from app.access.tables import CREDENTIALS
 from app.events.tables import STREAM_TICKETS
 from app.platform.db import Database
@@ -57,6 +57,7 @@ ACTIVE_CREDENTIAL = select(
     CREDENTIALS.c.role,
     CREDENTIALS.c.encounter_id,
     CREDENTIALS.c.combatant_id,
+    CREDENTIALS.c.character_id,
 ).where(CREDENTIALS.c.id == bindparam("credential_id"), CREDENTIALS.c.revoked_at.is_(None))
 
 
@@ -98,4 +99,4 @@ async def redeem(database: Database, *, ticket: str, encounter_id: str) -> Princ
     found = await database.rows(ACTIVE_CREDENTIAL, {"credential_id": used[0].credential_id})
     if not found:
         raise TicketRefused("The key or token this ticket was issued to has been revoked.")
-    return Principal(**found[0]._mapping)
+    return await in_fight(database, Principal(**found[0]._mapping))

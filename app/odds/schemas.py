@@ -7,10 +7,10 @@ from typing import Annotated
 from fastapi.openapi.models import Example
 from pydantic import BaseModel, Field
 
-from app.encounters.schemas.encounter import RulesOverrides
 from app.encounters.schemas.round import CombatantInRequest, Seed
 from app.resolver import bounds
 from app.web.schemas import Input, JSONInt, within
+from app.web.stat_block import RulesOverrides
 
 FIGHTS = (1, 10_000)
 MAX_ROUNDS = (1, 200)

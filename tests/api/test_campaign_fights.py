@@ -293,3 +293,30 @@ def test_after_any_fight_the_roster_holds_what_the_fight_left(client, operations
         want = expected[hero["id"]]
         assert (roster["blood"], roster["status"], roster["wounds"]) == (want["blood"], want["status"], want["wounds"])
         assert roster["encounter"] is None
+
+
+def test_a_character_bound_token_follows_its_character_from_fight_to_fight(client):
+    ala, bolek = character(client, "Ala"), character(client, "Bolek")
+    issued = client.post(f"/v1/characters/{ala['id']}/tokens", json={"label": "Ala's phone"})
+    assert issued.status_code == 201, issued.text
+    phone = {"Authorization": f"Bearer {issued.json()['secret']}"}
+    # Outside a fight: it reads its own character, and nothing else
+    assert client.get(f"/v1/characters/{ala['id']}", headers=phone).status_code == 200
+    assert_problem(client.get(f"/v1/characters/{bolek['id']}", headers=phone), 403)
+    first = create_encounter(client, fighter("Orc"))
+    assert_problem(client.get(f"/v1/encounters/{first['id']}", headers=phone), 404)
+    mine = join(client, first["id"], character=ala["id"]).json()["id"]
+    orc = first["combatants"][0]["id"]
+    # In the fight it is that combatant's player token: it reads and stages for it, not for the orc
+    assert client.get(f"/v1/encounters/{first['id']}", headers=phone).status_code == 200
+    at_orc = {"action": {"type": "attack", "target": orc}}
+    staged = client.put(f"/v1/encounters/{first['id']}/declarations/{mine}", json=at_orc, headers=phone)
+    assert staged.status_code == 201, staged.text
+    at_her = {"action": {"type": "attack", "target": mine}}
+    for_the_orc = client.put(f"/v1/encounters/{first['id']}/declarations/{orc}", json=at_her, headers=phone)
+    assert_problem(for_the_orc, 403)
+    client.post(f"/v1/encounters/{first['id']}/finish")
+    second = create_encounter(client, fighter("Troll"))
+    again = join(client, second["id"], character=ala["id"]).json()["id"]
+    assert client.get(f"/v1/encounters/{second['id']}/combatants/{again}", headers=phone).status_code == 200
+    assert_problem(client.get(f"/v1/encounters/{first['id']}", headers=phone), 404)  # the old fight is behind her

@@ -7,12 +7,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
-from app.encounters.schemas.encounter import CombatantStats, EffectGivenIn, EffectRead, LongActionRead, RulesOverrides
+from app.encounters.schemas.encounter import CombatantStats, EffectGivenIn, EffectRead, LongActionRead
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
 from app.resolver.model import Result, Status
 from app.web.resolver_schemas import ActionType, WoundRead
 from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
+from app.web.stat_block import RulesOverrides
 
 
 class AttackAction(Input):

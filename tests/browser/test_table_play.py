@@ -112,7 +112,7 @@ def test_a_console_and_two_players_play_three_rounds_and_finish(browser, server,
     # Hide and reveal: gone from the players' pages, marked on the console, back again.
     gm.testid(f"hide-{bolek}").click()
     all_follow(players, lambda p: p.card(bolek).count() == 0, "Bolek hidden from the players")
-    assert "hidden" in gm.card(bolek).inner_text()
+    wait_for(lambda: "hidden" in gm.card(bolek).inner_text(), deadline=UPDATE_DEADLINE, what="Bolek marked hidden")
     gm.testid(f"reveal-{bolek}").click()
     all_follow(players, lambda p: p.card(bolek).count() == 1, "Bolek revealed")
 

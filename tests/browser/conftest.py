@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path

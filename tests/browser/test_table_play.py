@@ -118,6 +118,7 @@ def test_a_console_and_two_players_play_three_rounds_and_finish(browser, server,
 
     # An effect put on and removed from the console.
     card = gm.card(ala)
+    card.get_by_test_id(f"effect-open-{ala}").click()
     card.get_by_test_id("effect-name").fill("Błogosławieństwo")
     card.get_by_test_id("effect-attack").fill("2")
     card.get_by_test_id("effect-rounds").fill("3")

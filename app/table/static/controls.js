@@ -266,7 +266,6 @@ export function ownerControls(combatant, ctx) {
   const effectForm = el(
     "form",
     { class: "effect-form", novalidate: true },
-    labels.text(el("h3", { class: "form-title" }), "gm.effect"),
     el(
       "div",
       { class: "field-row" },
@@ -311,7 +310,8 @@ export function ownerControls(combatant, ctx) {
     el("div", { class: "buttons" }, hide, reveal, makeLink),
     linkField,
     effects,
-    effectForm,
+    // Folded: a console of many cards stays short; the summary is a keyboard-reachable toggle.
+    el("details", { class: "effect-box" }, labels.text(el("summary", { "data-testid": `effect-open-${cid}` }), "gm.effect"), effectForm),
     refusal,
   );
 

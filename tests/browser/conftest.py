@@ -8,7 +8,9 @@ session's databases (SQLite and PostgreSQL), emptied first, and its own browser 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,3 +87,23 @@ def screenshots() -> Path:
     folder = Path(os.environ.get("SCREENSHOT_DIR") or default)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+AXE_VERSION = "4.14.1"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core from the npm registry, installed once into a cache folder (AXE_CACHE, else
+    ~/.cache/combat-tests/axe-core-<version>); the tests inject it through the driver, never the app."""
+    default = Path.home() / ".cache" / "combat-tests" / f"axe-core-{AXE_VERSION}"
+    folder = Path(os.environ.get("AXE_CACHE") or default)
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is missing: the accessibility check installs axe-core with it")
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(folder),
+                        f"axe-core@{AXE_VERSION}"], check=True, timeout=300)
+    return script.read_text(encoding="utf-8")

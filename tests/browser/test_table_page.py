@@ -99,8 +99,10 @@ def test_a_player_sees_its_own_declaration_first_and_the_others_only_as_declared
     wait_for(lambda: "defensive stance" in own.inner_text() and "declared" == other.inner_text().strip("✔ "),
              deadline=UPDATE_DEADLINE, what="Czarek's own declaration in full and Bolek's as declared")
     assert "attacks Bolek" in own.inner_text() and "1 technical actions" in own.inner_text()
-    assert "first aid" not in page.locator("#combatants").inner_text()
-    assert "offensive" not in page.locator("#combatants").inner_text()
+    # What the cards show (the player's own form lists every stance and action as its choices).
+    shown = "\n".join(page.locator("#combatants .card-info, #combatants .card-declaration").all_inner_texts())
+    assert "first aid" not in shown
+    assert "offensive" not in shown
 
     fight.call("DELETE", f"/declarations/{bolek}")
     wait_for(lambda: "not declared yet" in other.inner_text(), deadline=UPDATE_DEADLINE,

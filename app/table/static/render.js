@@ -1,6 +1,6 @@
 // Draws the state into the page. Names come from the game master's data: only ever set as text.
 
-function el(tag, attrs = {}, ...children) {
+export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value == null || value === false) continue;
@@ -67,7 +67,7 @@ function effectText(effect, currentRound, t) {
   return `${effect.name}${detail}: ${roundsLeft(effect.until_round, currentRound, t)}`;
 }
 
-function actionText(action, state, t) {
+export function actionText(action, state, t) {
   if (!action) return t("act.continueBare");
   const targets = action.targets || (action.target != null ? [action.target] : []);
   const target = targets.map((id) => nameOf(state, id, t)).join(", ");
@@ -85,23 +85,28 @@ function actionText(action, state, t) {
   }
 }
 
-function declarationBlock(combatant, state, t) {
-  const declaration = state.declarations.get(combatant.id);
-  const own = state.viewer.combatant === combatant.id;
-  if (!declaration) return el("p", { class: "declaration pending", text: `○ ${t("notDeclared")}` });
-  if (!own || !("stance" in declaration || "action" in declaration)) {
-    return el("p", { class: "declaration declared", text: `✔ ${t("declared")}` });
-  }
-  // A player's own declaration, in full: only its own token can read it.
+export function declarationText(declaration, state, t) {
   const parts = [t(`stance.${declaration.stance || "balanced"}`), actionText(declaration.action, state, t)];
   if (declaration.technical_actions) parts.push(t("technical", { n: declaration.technical_actions }));
   const dice = declaration.dice ? Object.keys(declaration.dice).length : 0;
   if (dice) parts.push(t("ownDice", { n: dice }));
+  return parts.join(" · ");
+}
+
+function declarationBlock(combatant, state, t) {
+  const declaration = state.declarations.get(combatant.id);
+  const own = state.viewer.combatant === combatant.id;
+  if (!declaration) return el("p", { class: "declaration pending", text: `○ ${t("notDeclared")}` });
+  if (!("stance" in declaration || "action" in declaration)) {
+    return el("p", { class: "declaration declared", text: `✔ ${t("declared")}` });
+  }
+  // In full: the owner reads every staged declaration so, a player only its own.
+  const heading = own ? t("yourDeclaration", { round: state.encounter.round + 1 }) : t("declaredFor", { round: state.encounter.round + 1 });
   return el(
     "div",
-    { class: "declaration declared own" },
-    el("p", { text: `✔ ${t("yourDeclaration", { round: state.encounter.round + 1 })}` }),
-    el("p", { class: "declaration-full", text: parts.join(" · ") }),
+    { class: "declaration declared own", "data-testid": "declared" },
+    el("p", { text: `✔ ${heading}` }),
+    el("p", { class: "declaration-full", text: declarationText(declaration, state, t) }),
   );
 }
 
@@ -112,21 +117,20 @@ function bloodFill(share) {
   return fill;
 }
 
-function combatantCard(combatant, state, t) {
+function cardInfo(combatant, state, t) {
   const own = state.viewer.combatant === combatant.id;
   const vitality = Math.max(combatant.vitality, 1);
   const share = Math.min(Math.max(combatant.blood / vitality, 0), 1);
   const penalty = combatant.penalty ?? combatant.wounds.reduce((sum, w) => sum + (w.penalty || 0), 0);
   const effects = combatant.effects || [];
   const longAction = combatant.long_action;
-  return el(
-    "li",
-    { class: `combatant status-${combatant.status}${own ? " own" : ""}`, "data-combatant": combatant.id },
+  return [
     el(
       "div",
       { class: "who" },
       el("span", { class: "name", text: nameOf(state, combatant.id, t) }),
       own && el("span", { class: "you", text: t("you") }),
+      combatant.hidden && el("span", { class: "hidden-mark", text: `◌ ${t("gm.hidden")}` }),
       combatant.side != null && el("span", { class: "side", text: t("side", { side: combatant.side }) }),
       el("span", { class: "status", text: `${STATUS_MARK[combatant.status] || ""} ${t(`status.${combatant.status}`)}` }),
     ),
@@ -151,15 +155,52 @@ function combatantCard(combatant, state, t) {
         class: "long-action",
         text: t("longAction", { name: longAction.name, left: t("roundsLeft", { n: longAction.rounds_left }) }),
       }),
-    declarationBlock(combatant, state, t),
-  );
+  ];
 }
 
-function renderCombatants(state, t) {
+// Cards are kept by combatant id and patched in place, so that a form inside one (a player's, or
+// the console's) keeps its typed values and its focus while the fight changes around it.
+const cards = new Map();
+
+function cardFor(combatant) {
+  let card = cards.get(combatant.id);
+  if (!card) {
+    const info = el("div", { class: "card-info" });
+    const declaration = el("div", { class: "card-declaration" });
+    const li = el("li", { "data-combatant": combatant.id, "data-testid": `combatant-${combatant.id}` }, info, declaration);
+    card = { li, info, declaration, controls: null };
+    cards.set(combatant.id, card);
+  }
+  return card;
+}
+
+function renderCombatants(state, t, controlsFor) {
   const own = state.viewer.combatant;
   const ordered = [...state.encounter.combatants].sort((a, b) => (b.id === own) - (a.id === own));
   document.getElementById("combatants-title").textContent = t("combatants");
-  document.getElementById("combatants").replaceChildren(...ordered.map((c) => combatantCard(c, state, t)));
+  const list = document.getElementById("combatants");
+  const seen = new Set();
+  ordered.forEach((combatant, index) => {
+    seen.add(combatant.id);
+    const card = cardFor(combatant);
+    card.li.className =
+      `combatant status-${combatant.status}${own === combatant.id ? " own" : ""}${combatant.hidden ? " is-hidden" : ""}`;
+    card.info.replaceChildren(...cardInfo(combatant, state, t).filter(Boolean));
+    card.declaration.replaceChildren(declarationBlock(combatant, state, t));
+    const controls = controlsFor ? controlsFor(combatant) : null;
+    if (controls !== card.controls) {
+      if (card.controls) card.controls.remove();
+      if (controls) card.li.append(controls);
+      card.controls = controls;
+    }
+    if (list.children[index] !== card.li) list.insertBefore(card.li, list.children[index] || null);
+  });
+  for (const [id, card] of cards) {
+    if (!seen.has(id)) {
+      card.li.remove();
+      cards.delete(id);
+    }
+  }
 }
 
 function actionLine(action, state, t) {
@@ -192,6 +233,14 @@ function bleedingLine(entry, state, t) {
 
 function renderLastRound(state, t) {
   const round = state.round;
+  const section = document.getElementById("last-round");
+  if (round) {
+    section.dataset.testid = "last-round";
+    section.dataset.round = String(round.round);
+  } else {
+    delete section.dataset.testid;
+    delete section.dataset.round;
+  }
   const title = document.getElementById("last-round-title");
   const empty = document.getElementById("last-round-empty");
   title.textContent = round ? `${t("lastRound")}: ${t("lastRoundTitle", { round: round.round })}` : t("lastRound");
@@ -203,7 +252,7 @@ function renderLastRound(state, t) {
   document.getElementById("bleeding").replaceChildren(...bleeding);
 }
 
-export function render(state, t) {
+export function render(state, t, controlsFor = null) {
   document.documentElement.lang = state.language;
   const language = document.getElementById("language");
   language.textContent = t("switchTo");
@@ -216,6 +265,9 @@ export function render(state, t) {
   notice.textContent = state.notice ? t(state.notice.key, state.notice.vars) : "";
   if (!state.encounter) return;
   renderHeader(state, t);
-  renderCombatants(state, t);
+  const finished = document.getElementById("finished");
+  finished.hidden = !state.encounter.finished;
+  finished.textContent = t("finished");
+  renderCombatants(state, t, controlsFor);
   renderLastRound(state, t);
 }

@@ -1,15 +1,20 @@
 // The table screen: read the fight, follow its event stream, redraw on every change.
+// With a player token it is also that player's declaration form; with the campaign key
+// (#key=…) it is the game master's console. The credential stays in the fragment and in memory.
 //
 // Every event is applied at once from its own data where it can be (a round carries its whole
 // document), and then the page re-reads what the event changed; a re-read started before a newer
 // event is thrown away, so an older answer never paints over a newer one.
 
 import { ApiError, connectApi } from "./api.js";
+import { createConsole } from "./console.js";
+import { declarationForm, ownerControls } from "./controls.js";
 import { otherLanguage, pickLanguage, rememberLanguage, translator } from "./i18n.js";
 import { render } from "./render.js";
 
 const encounterId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("key") || fragment.get("token");
 const api = connectApi(encounterId, token);
 
 const state = {
@@ -20,11 +25,103 @@ const state = {
   encounter: null,
   round: null,
   declarations: new Map(),
+  refusal: null, // {where, text}: the service's own words when it refused what this page asked
+  busy: null,
+  characters: [],
+  creatures: [],
 };
 let t = translator(state.language);
 
+// ---- playing: forms in the cards, the console -------------------------------------------------
+
+const isOwner = () => state.viewer.role === "owner";
+const forms = new Map();
+const ownerForms = new Map();
+let consolePanel = null;
+
+// A refusal names combatants by id; the page names them as everyone at the table does.
+function refusalText(error) {
+  let text = error.message;
+  for (const c of (state.encounter && state.encounter.combatants) || []) {
+    if (c.name) text = text.split(c.id).join(c.name);
+  }
+  return text;
+}
+
+async function act(where, work, onSuccess) {
+  state.busy = where;
+  draw();
+  try {
+    const answer = await work();
+    state.refusal = null;
+    if (onSuccess) onSuccess(answer);
+  } catch (error) {
+    state.refusal = { where, text: refusalText(error) };
+    if (isFatal(error) && error.status === 401) state.notice = problemNotice(error);
+  }
+  state.busy = null;
+  draw();
+  scheduleReread();
+}
+
+const ctx = { api, act, t: () => t, withDice: true, reloadLists: () => readLists() };
+
+function cached(map, combatant, make) {
+  let form = map.get(combatant.id);
+  if (!form) {
+    form = make(combatant);
+    map.set(combatant.id, form);
+  }
+  form.update(state, combatant);
+  return form.node;
+}
+
+// What each card carries under its facts: the player's own form, or on the console everything.
+function controlsFor(combatant) {
+  const finished = state.encounter.finished;
+  if (isOwner()) {
+    const holder = cached(ownerForms, combatant, (c) => ownerControlsBox(c));
+    return holder;
+  }
+  if (finished || state.viewer.role !== "player" || combatant.id !== state.viewer.combatant) return null;
+  return cached(forms, combatant, (c) => declarationForm(c, ctx));
+}
+
+// The console's card: the declaration form (while the fight goes on) above the owner's controls.
+function ownerControlsBox(combatant) {
+  const declaring = declarationForm(combatant, { ...ctx, withDice: false });
+  const owner = ownerControls(combatant, ctx);
+  const box = document.createElement("div");
+  box.className = "card-controls";
+  box.append(declaring.node, owner.node);
+  return {
+    node: box,
+    update(current, self) {
+      declaring.node.hidden = Boolean(current.encounter.finished) || self.status !== "active";
+      declaring.update(current, self);
+      owner.update(current, self);
+    },
+  };
+}
+
 function draw() {
-  render(state, t);
+  render(state, t, controlsFor);
+  if (isOwner() && state.encounter) {
+    consolePanel = consolePanel || createConsole(ctx);
+    consolePanel.update(state);
+  }
+}
+
+async function readLists() {
+  if (!isOwner()) return;
+  try {
+    const [characters, creatures] = await Promise.all([api.characters(), api.creatures()]);
+    state.characters = characters.items;
+    state.creatures = creatures.items;
+  } catch {
+    // the lists are a convenience: the console works without them
+  }
+  draw();
 }
 
 // ---- reading ----------------------------------------------------------------------------------
@@ -96,7 +193,9 @@ function applyDeclaration(change) {
 
 const HANDLERS = {
   sync: () => {},
-  encounter: () => {},
+  encounter: () => {
+    if (isOwner()) readLists(); // a character joined or left: the roster's "busy" marks moved
+  },
   undo: () => {},
   round: applyRound,
   declaration: applyDeclaration,
@@ -213,6 +312,7 @@ async function start() {
   // The stream's first event is a sync, which reads everything; read once now as well so the page
   // shows the fight even while the stream is still connecting.
   await reread();
+  readLists();
   openStream();
 }
 

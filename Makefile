@@ -47,7 +47,7 @@ bench: $(BIN)/activate
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis
 
-## Refresh the repo's copy of the golden vectors (both folders) from ../shared/rules/vectors.
+## Refresh the repo's copy of the golden vectors (every folder, with its SHA-256 manifest) from ../shared/rules/vectors.
 .PHONY: vectors
 vectors:
 	test -d ../shared/rules/vectors

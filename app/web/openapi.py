@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI
@@ -229,6 +230,53 @@ def _type_text_bodies(response: dict[str, Any]) -> None:
             content["schema"] = {"type": "string"}
 
 
+def _schema_refs(node: Any, schemas: dict[str, Any], found: set[str]) -> set[str]:
+    """The component schemas node refers to, directly or through other components."""
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in found:
+                found.add(name)
+                _schema_refs(schemas[name], schemas, found)
+        for value in node.values():
+            _schema_refs(value, schemas, found)
+    elif isinstance(node, list):
+        for value in node:
+            _schema_refs(value, schemas, found)
+    return found
+
+
+def request_side_schemas(schema: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """(the component schemas a request body or parameter uses, those a response uses)."""
+    schemas = schema["components"]["schemas"]
+    requests: set[str] = set()
+    responses: set[str] = set()
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            _schema_refs([operation.get("requestBody", {}), operation.get("parameters", [])], schemas, requests)
+            _schema_refs(operation.get("responses", {}), schemas, responses)
+    return requests, responses
+
+
+def defaults_in_words(schema: dict[str, Any]) -> None:
+    """A request property with a default may be left out, but openapi-typescript (by default) types every
+    property carrying `default` as required when its object is a component schema: the bodies a client sends
+    would not compile without every defaulted field. So on request-only schemas the default is said in the
+    property's description (and kept as `x-default`), never as `default`; such a property is not in
+    `required`, so every generator makes it optional and the service fills it in. Response schemas keep
+    `default` (the service always sends those fields)."""
+    requests, responses = request_side_schemas(schema)
+    schemas = schema["components"]["schemas"]
+    for name in sorted(requests - responses):
+        for prop in schemas[name].get("properties", {}).values():
+            if isinstance(prop, dict) and "default" in prop:
+                value = prop.pop("default")
+                prop["x-default"] = value
+                said = f"Default: `{json.dumps(value, ensure_ascii=False)}`."
+                prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
+
+
 def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
@@ -252,6 +300,7 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
                 operation["security"] = [{}, {"HTTPBearer": []}]
             _declare_headers(path, method, operation)
     _add_links(schema)
+    defaults_in_words(schema)
     return schema
 
 

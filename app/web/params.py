@@ -13,9 +13,8 @@ def client_address(request: Request) -> str:
 
 
 IfMatch = Annotated[
-    str | None, Header(
-        alias="If-Match", description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200
-    ),
+    str | None,
+    Header(alias="If-Match", description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200),
 ]
 IfNoneMatch = Annotated[
     str | None,

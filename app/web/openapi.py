@@ -68,7 +68,12 @@ OPEN = {"/healthz", "/readyz", "/v1/rules", "/problems", "/problems/{slug}"}
 CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve", "/v1/odds"}  # open to all; a key, if sent, must be valid
 
 
+METRICS = "/metrics"
+
+
 def problem_statuses(path: str, method: str) -> set[int]:
+    if path == METRICS:
+        return {401, 500}  # 401: METRICS_TOKEN is set and was not sent; no database, no rate limit
     statuses = {500}
     if path not in OPEN:
         statuses |= {401, 429}
@@ -78,8 +83,9 @@ def problem_statuses(path: str, method: str) -> set[int]:
         statuses.add(422)
     if path not in NO_DATABASE:
         statuses.add(503)
+    if "{" in path:
+        statuses.add(404)  # whatever the path names may not exist
     if "{encounter_id}" in path:
-        statuses.add(404)
         if method in ("post", "patch", "delete"):
             statuses |= {409, 412}
     if path == "/problems/{slug}":
@@ -171,6 +177,11 @@ NO_ETAG = {
     (ENCOUNTER_SCOPE, "delete"),
     (ENCOUNTER_SCOPE + "/combatants/{combatant_id}", "delete"),
 }
+METRICS_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "METRICS_TOKEN, when the service was started with one: then /metrics answers 401 without it.",
+}
 BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
 
 
@@ -188,8 +199,17 @@ def standard_bounds(node: Any) -> None:
             standard_bounds(value)
 
 
+# In an encounter's scope, but about something beside its version: no ETag.
+UNVERSIONED = ("/tokens", "/declarations", "/stream-tickets", "/odds", "/events")
+# Created, but nothing to read back at a URL of its own: no Location.
+NO_LOCATION = {
+    (ENCOUNTER_SCOPE + "/declarations/{combatant_id}", "put"),  # read it in the list of declarations
+    (ENCOUNTER_SCOPE + "/stream-tickets", "post"),  # spent by GET .../events?ticket=
+}
+
+
 def sends_etag(path: str, method: str) -> bool:
-    if (path, method) in NO_ETAG or "/tokens" in path:
+    if (path, method) in NO_ETAG or any(part in path for part in UNVERSIONED):
         return False
     return path.startswith(ENCOUNTER_SCOPE) or (path == "/v1/encounters" and method == "post")
 
@@ -206,7 +226,7 @@ def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:
         success = code.startswith("2") or code == "304"
         if success and sends_etag(path, method):
             names.append("ETag")
-        if code == "201":
+        if code == "201" and (path, method) not in NO_LOCATION:
             names.append("Location")
         if code.startswith("2") and takes_idempotency_key(operation):
             names.append("Idempotent-Replayed")
@@ -284,6 +304,7 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
     schema["components"]["headers"] = HEADERS
+    schema["components"].setdefault("securitySchemes", {})["MetricsToken"] = METRICS_TOKEN_SCHEME
     standard_bounds(schema)
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
@@ -293,11 +314,17 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
             if "304" in responses:
                 responses["304"].setdefault("content", NOT_MODIFIED_CONTENT)
             statuses = problem_statuses(path, method) | (extra_statuses(path, method) if extra_statuses else set())
+            if takes_idempotency_key(operation):
+                statuses.add(400)  # a malformed Idempotency-Key
+            if 422 not in statuses:
+                responses.pop("422", None)  # FastAPI's, for parameters that cannot be invalid (a header read as is)
             for status in statuses:
                 declared = responses.get(str(status), {}).get("description")
                 responses[str(status)] = _problem_response(status, declared)
             if path in CREDENTIALS_OPTIONAL:
                 operation["security"] = [{}, {"HTTPBearer": []}]
+            if path == METRICS:
+                operation["security"] = [{}, {"MetricsToken": []}]
             _declare_headers(path, method, operation)
     _add_links(schema)
     defaults_in_words(schema)

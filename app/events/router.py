@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from fastapi import APIRouter, status
 from pydantic import BaseModel
@@ -24,6 +25,75 @@ keeps an idle stream open. A ticket is used up by the first connection: when an 
 reports an error, ask for a new ticket and open a new EventSource (its own retry would reuse the old one)."""
 
 
+STREAM_EVENTS_NOTE = (
+    "Each event is typed under `x-itemSchema` of `text/event-stream`: the OpenAPI 3.2 `itemSchema` form "
+    "(one object per event: `event`, `id`, and `data`, a JSON string whose `contentSchema` is its shape), "
+    "as an `x-` extension because this document is OpenAPI 3.1."
+)
+
+
+def _event(name: str, meaning: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "title": name,
+        "description": meaning,
+        "required": ["event", "id", "data"],
+        "properties": {
+            "event": {"const": name},
+            "id": {"type": "string", "description": "The encounter's version after the change."},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
+        },
+    }
+
+
+def _version(meaning: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["version"],
+        "properties": {"version": {"type": "integer", "description": meaning}},
+    }
+
+
+# What app/events/hub.py and messages.py send; tests/api/test_events_stream.py reads each kind.
+STREAM_EVENTS: dict[str, Any] = {
+    "oneOf": [
+        _event(
+            "sync",
+            "First on every connection, and when you may have missed something: re-read the encounter.",
+            _version("The encounter's current version."),
+        ),
+        _event(
+            "round",
+            "A round was resolved: the round document, as GET …/rounds/{n} returns it.",
+            {"$ref": "#/components/schemas/RoundRead"},
+        ),
+        _event(
+            "undo",
+            "The latest round was undone.",
+            {
+                "type": "object",
+                "required": ["round"],
+                "properties": {"round": {"type": "integer", "description": "The number of the round undone."}},
+            },
+        ),
+        _event(
+            "encounter",
+            "The encounter, a combatant or an effect changed: re-read what you show.",
+            _version("The encounter's version after the change."),
+        ),
+        _event(
+            "declaration",
+            "A declaration was staged or withdrawn (never what was declared).",
+            {
+                "type": "object",
+                "required": ["combatant", "declared"],
+                "properties": {"combatant": {"type": "string"}, "declared": {"type": "boolean"}},
+            },
+        ),
+    ]
+}
+
+
 class StreamTicketRead(BaseModel):
     ticket: str
     expires_at: datetime
@@ -43,7 +113,12 @@ async def create_stream_ticket(encounter_id: str, principal: ReaderDep, database
     "/events",
     response_class=EventSourceResponse,
     description=STREAM_DESCRIPTION,
-    responses={200: {"content": {"text/event-stream": {}}, "description": "The event stream."}},
+    responses={
+        200: {
+            "content": {"text/event-stream": {"x-itemSchema": STREAM_EVENTS}},
+            "description": "The event stream. " + STREAM_EVENTS_NOTE,
+        }
+    },
 )
 async def stream_events(
     encounter_id: str, principal: StreamReaderDep, hub: HubDep, database: DatabaseDep

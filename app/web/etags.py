@@ -11,11 +11,24 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
+def _tags(header: str) -> list[str]:
+    """The header's entity tags. An unquoted one (If-Match: 30, as a hand-written request sends it) is
+    taken as the quoted tag it names ("30"), not as a tag that matches nothing: it is not stale."""
+    tags = []
+    for tag in (part.strip() for part in header.split(",")):
+        weak = tag.startswith("W/")
+        opaque = tag.removeprefix("W/")
+        if opaque and opaque != "*" and not opaque.startswith('"'):
+            tag = ("W/" if weak else "") + f'"{opaque}"'
+        tags.append(tag)
+    return tags
+
+
 def check_if_match(if_match: str | None, version: int) -> None:
     """RFC 9110 If-Match with strong comparison: a stale or weak tag is a 412."""
     if if_match is None:
         return
-    tags = [tag.strip() for tag in if_match.split(",")]
+    tags = _tags(if_match)
     if "*" in tags or etag(version) in tags:
         return
     raise PreconditionFailed(
@@ -27,7 +40,7 @@ def still_current(if_none_match: str | None, version: int) -> bool:
     """RFC 9110 If-None-Match, weak comparison: the client's copy is current, so a GET answers 304."""
     if if_none_match is None:
         return False
-    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    tags = [tag.removeprefix("W/") for tag in _tags(if_none_match)]
     return "*" in tags or etag(version) in tags
 
 

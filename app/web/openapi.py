@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI
@@ -67,7 +68,12 @@ OPEN = {"/healthz", "/readyz", "/v1/rules", "/problems", "/problems/{slug}"}
 CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve", "/v1/odds"}  # open to all; a key, if sent, must be valid
 
 
+METRICS = "/metrics"
+
+
 def problem_statuses(path: str, method: str) -> set[int]:
+    if path == METRICS:
+        return {401, 500}  # 401: METRICS_TOKEN is set and was not sent; no database, no rate limit
     statuses = {500}
     if path not in OPEN:
         statuses |= {401, 429}
@@ -77,8 +83,9 @@ def problem_statuses(path: str, method: str) -> set[int]:
         statuses.add(422)
     if path not in NO_DATABASE:
         statuses.add(503)
+    if "{" in path:
+        statuses.add(404)  # whatever the path names may not exist
     if "{encounter_id}" in path:
-        statuses.add(404)
         if method in ("post", "patch", "delete"):
             statuses |= {409, 412}
     if path == "/problems/{slug}":
@@ -170,6 +177,11 @@ NO_ETAG = {
     (ENCOUNTER_SCOPE, "delete"),
     (ENCOUNTER_SCOPE + "/combatants/{combatant_id}", "delete"),
 }
+METRICS_TOKEN_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "METRICS_TOKEN, when the service was started with one: then /metrics answers 401 without it.",
+}
 BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
 
 
@@ -187,8 +199,17 @@ def standard_bounds(node: Any) -> None:
             standard_bounds(value)
 
 
+# In an encounter's scope, but about something beside its version: no ETag.
+UNVERSIONED = ("/tokens", "/declarations", "/stream-tickets", "/odds", "/events")
+# Created, but nothing to read back at a URL of its own: no Location.
+NO_LOCATION = {
+    (ENCOUNTER_SCOPE + "/declarations/{combatant_id}", "put"),  # read it in the list of declarations
+    (ENCOUNTER_SCOPE + "/stream-tickets", "post"),  # spent by GET .../events?ticket=
+}
+
+
 def sends_etag(path: str, method: str) -> bool:
-    if (path, method) in NO_ETAG or "/tokens" in path:
+    if (path, method) in NO_ETAG or any(part in path for part in UNVERSIONED):
         return False
     return path.startswith(ENCOUNTER_SCOPE) or (path == "/v1/encounters" and method == "post")
 
@@ -205,7 +226,7 @@ def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:
         success = code.startswith("2") or code == "304"
         if success and sends_etag(path, method):
             names.append("ETag")
-        if code == "201":
+        if code == "201" and (path, method) not in NO_LOCATION:
             names.append("Location")
         if code.startswith("2") and takes_idempotency_key(operation):
             names.append("Idempotent-Replayed")
@@ -216,17 +237,59 @@ def _declare_headers(path: str, method: str, operation: dict[str, Any]) -> None:
             declared[name] = {"$ref": f"#/components/headers/{name}"}
 
 
-# A 304 has no body. Declared without content, generators type its result as Any, and Any swallows the
-# union (EncounterRead | Any is Any to a type checker); an empty text body types it as str and stays true.
-NOT_MODIFIED_CONTENT = {"text/plain": {"schema": {"type": "string", "maxLength": 0}}}
-
-
 def _type_text_bodies(response: dict[str, Any]) -> None:
     """A text body declared without a schema (an event stream, the metrics page) is a string: say so, or
     generators type it Any."""
     for media_type, content in response.get("content", {}).items():
         if media_type.startswith("text/") and not content.get("schema"):
             content["schema"] = {"type": "string"}
+
+
+def _schema_refs(node: Any, schemas: dict[str, Any], found: set[str]) -> set[str]:
+    """The component schemas node refers to, directly or through other components."""
+    if isinstance(node, dict):
+        ref = node.get("$ref", "")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in found:
+                found.add(name)
+                _schema_refs(schemas[name], schemas, found)
+        for value in node.values():
+            _schema_refs(value, schemas, found)
+    elif isinstance(node, list):
+        for value in node:
+            _schema_refs(value, schemas, found)
+    return found
+
+
+def request_side_schemas(schema: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """(the component schemas a request body or parameter uses, those a response uses)."""
+    schemas = schema["components"]["schemas"]
+    requests: set[str] = set()
+    responses: set[str] = set()
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            _schema_refs([operation.get("requestBody", {}), operation.get("parameters", [])], schemas, requests)
+            _schema_refs(operation.get("responses", {}), schemas, responses)
+    return requests, responses
+
+
+def defaults_in_words(schema: dict[str, Any]) -> None:
+    """A request property with a default may be left out, but openapi-typescript (by default) types every
+    property carrying `default` as required when its object is a component schema: the bodies a client sends
+    would not compile without every defaulted field. So on request-only schemas the default is said in the
+    property's description (and kept as `x-default`), never as `default`; such a property is not in
+    `required`, so every generator makes it optional and the service fills it in. Response schemas keep
+    `default` (the service always sends those fields)."""
+    requests, responses = request_side_schemas(schema)
+    schemas = schema["components"]["schemas"]
+    for name in sorted(requests - responses):
+        for prop in schemas[name].get("properties", {}).values():
+            if isinstance(prop, dict) and "default" in prop:
+                value = prop.pop("default")
+                prop["x-default"] = value
+                said = f"Default: `{json.dumps(value, ensure_ascii=False)}`."
+                prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
 
 
 def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
@@ -236,6 +299,7 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
     schema["components"]["headers"] = HEADERS
+    schema["components"].setdefault("securitySchemes", {})["MetricsToken"] = METRICS_TOKEN_SCHEME
     standard_bounds(schema)
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
@@ -243,15 +307,22 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
             for response in responses.values():
                 _type_text_bodies(response)
             if "304" in responses:
-                responses["304"].setdefault("content", NOT_MODIFIED_CONTENT)
+                responses["304"].pop("content", None)  # no body and no Content-Type: declared without content
             statuses = problem_statuses(path, method) | (extra_statuses(path, method) if extra_statuses else set())
+            if takes_idempotency_key(operation):
+                statuses.add(400)  # a malformed Idempotency-Key
+            if 422 not in statuses:
+                responses.pop("422", None)  # FastAPI's, for parameters that cannot be invalid (a header read as is)
             for status in statuses:
                 declared = responses.get(str(status), {}).get("description")
                 responses[str(status)] = _problem_response(status, declared)
             if path in CREDENTIALS_OPTIONAL:
                 operation["security"] = [{}, {"HTTPBearer": []}]
+            if path == METRICS:
+                operation["security"] = [{}, {"MetricsToken": []}]
             _declare_headers(path, method, operation)
     _add_links(schema)
+    defaults_in_words(schema)
     return schema
 
 

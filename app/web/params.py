@@ -13,11 +13,16 @@ def client_address(request: Request) -> str:
 
 
 IfMatch = Annotated[
-    str | None, Header(description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200)
+    str | None,
+    Header(alias="If-Match", description='The ETag you last read, e.g. "7": a stale one gets 412.', max_length=200),
 ]
 IfNoneMatch = Annotated[
     str | None,
-    Header(description='The ETag you last read, e.g. "7": while it is current, a 304 without a body.', max_length=200),
+    Header(
+        alias="If-None-Match",
+        description='The ETag you last read, e.g. "7": while it is current, a 304 without a body.',
+        max_length=200,
+    ),
 ]
 NOT_MODIFIED = {"description": "Not modified: the ETag in If-None-Match is still current (no body)."}
 Limit = Annotated[int, Query(ge=1, le=100, description="Page size.")]

@@ -79,3 +79,21 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 1
+
+
+@pytest.mark.parametrize("sent", ["{v}", "{v}, \"999\"", "W/\"{v}\""])
+def test_an_unquoted_if_match_is_the_quoted_tag_it_names(client, sent):
+    """If-Match: 30 means "30": it matches the current version instead of a 412 saying it changed. A weak
+    tag still does not match (If-Match compares strongly)."""
+    created = client.post("/v1/encounters", json={"name": "Quoted"}).json()
+    url = f"/v1/encounters/{created['id']}"
+    version = client.get(url).json()["version"]
+    changed = client.patch(url, json={"name": "Renamed"}, headers={"If-Match": sent.format(v=version)})
+    if sent.startswith("W/"):
+        assert changed.status_code == 412, changed.text
+        return
+    assert changed.status_code == 200, changed.text
+    stale = client.patch(url, json={"name": "Again"}, headers={"If-Match": str(version)})
+    assert stale.status_code == 412 and f'"{version + 1}"' in stale.json()["detail"], stale.text
+    unchanged = client.get(url, headers={"If-None-Match": str(version + 1)})
+    assert unchanged.status_code == 304

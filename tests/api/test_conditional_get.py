@@ -62,3 +62,13 @@ def test_history_pages_count_every_round_and_poll_with_304(client):
     assert past_the_end["items"] == [] and past_the_end["total"] == 3
     assert client.get(f"{url}/rounds", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
     assert client.get("/v1/encounters/nope/rounds", params={"offset": 5}).status_code == 404
+
+
+def test_a_304_sends_no_body_and_no_content_type_as_the_document_says(client):
+    created = client.post("/v1/encounters", json={"name": "Quiet"}).json()
+    url = f"/v1/encounters/{created['id']}"
+    etag = client.get(url).headers["ETag"]
+    unchanged = client.get(url, headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.content == b"" and "content-type" not in unchanged.headers
+    declared = client.get("/openapi.json").json()["paths"]["/v1/encounters/{encounter_id}"]["get"]["responses"]["304"]
+    assert "content" not in declared and "ETag" in declared["headers"]

@@ -82,6 +82,11 @@ def test_every_read_is_typed(generated):
         reads += 1
         assert hasattr(module, "sync"), f"{module.__name__}: untyped, the generator made no sync()"
         returned = str(inspect.signature(module.sync).return_annotation)
+        if "response.status_code == 304" in inspect.getsource(module._parse_response):
+            # A 304 is declared without content (it has none): the generator types its result Any (it is
+            # None). The rest of the union must still be typed.
+            returned = returned.replace("typing.Any | ", "", 1)
+            assert "Read" in returned, f"{module.__name__} returns {returned}"
         assert "Any" not in returned and "dict" not in returned, f"{module.__name__} returns {returned}"
     assert reads >= 10
 
@@ -175,7 +180,7 @@ def test_a_whole_fight_through_the_generated_client(generated, settings):
         assert isinstance(current.parsed, m.EncounterRead)
         unchanged = read.sync_detailed(encounter_id=encounter.id, client=client,
                                        if_none_match=current.headers["ETag"])
-        assert unchanged.status_code == 304 and unchanged.parsed == ""
+        assert unchanged.status_code == 304 and unchanged.parsed is None and unchanged.content == b""
 
         resolve = api(generated, "rounds", "resolve_next_round")
         rounds = []

@@ -45,7 +45,11 @@ class Declared(BaseModel):
 class StagedDeclarationRead(Declared):
     """A staged declaration in full: for the owner, and for the player whose combatant it is."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"combatant": "ala", "declared": True, **STAGE_EXAMPLE}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"combatant": "ala", "declared": True, **STAGE_EXAMPLE, "staged_at": "2025-05-01T18:30:00Z"}]
+        }
+    )
 
     stance: str | None = None
     action: dict[str, Any] | None = Field(

@@ -15,8 +15,26 @@ from app.web.resolver_schemas import ActionType, WoundRead
 from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
 from app.web.stat_block import RulesOverrides
 
+# Exactly one of target and targets, as the validator below insists: said in the schema too, so that
+# generated data and validators know a body with both, or with neither (absent or null), is refused.
+# As `not` rather than a oneOf of two shapes: openapi-python-client would make those two classes without
+# the `type` field.
+ONE_OF_TARGET_OR_TARGETS: JsonDict = {
+    "not": {
+        "anyOf": [
+            {
+                "required": ["target", "targets"],
+                "properties": {"target": {"type": "string"}, "targets": {"type": "array"}},
+            },
+            {"properties": {"target": {"type": "null"}, "targets": {"type": "null"}}},
+        ]
+    }
+}
+
 
 class AttackAction(Input):
+    model_config = ConfigDict(json_schema_extra=ONE_OF_TARGET_OR_TARGETS)
+
     type: Literal["attack"]
     targets: Annotated[list[Id], Field(min_length=1, max_length=bounds.ATTACKS_PER_ROUND[1])] | None = None
     target: Id | None = Field(default=None, description="Short for targets: [target].")

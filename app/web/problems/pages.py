@@ -54,7 +54,9 @@ def _entry_html(entry: ProblemType) -> str:
     )
 
 
-AcceptHeader = Annotated[str | None, Header(description="text/html for a page; JSON otherwise.", max_length=500)]
+AcceptHeader = Annotated[
+    str | None, Header(alias="Accept", description="text/html for a page; JSON otherwise.", max_length=500)
+]
 Slug = Annotated[str, Path(max_length=60, description="The part of a problem's type after /problems/.")]
 
 

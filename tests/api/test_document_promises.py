@@ -145,6 +145,7 @@ SUCCESS: dict[str, tuple[Any, dict[str, Any]]] = {
     "list_characters": (None, {"limit": 5}),
     "read_character": (None, {}),
     "update_character": ({"notes": "changed"}, {}),
+    "create_character_token": ({"label": "phone"}, {}),
     "delete_character": (None, {}),
     "create_creature": ({"name": "Orc", "initiative": 1, "attack": 1, "defense": 1, "weapon": "dagger"}, {}),
     "list_creatures": (None, {"limit": 5}),

@@ -12,11 +12,16 @@ export TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
 .PHONY: run test migrate bench lint clean
 
+# What running needs (make run), and beside it what testing and linting need (make test, make lint).
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e .
 	touch $(BIN)/activate
+
+$(VENV)/.dev: $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(VENV)/.dev
 
 ## Run the service on the embedded SQLite file (or on DATABASE_URL when set), migrating first.
 run: $(BIN)/activate migrate
@@ -27,21 +32,23 @@ run: $(BIN)/activate migrate
 migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
-## The whole test suite, against SQLite and PostgreSQL, rate limits in Redis (each started or installed when none answers).
-test: $(BIN)/activate
+## The whole test suite, against SQLite and PostgreSQL, rate limits in Redis, pages in Chromium, the proxy in nginx,
+## TypeScript and axe-core through Node (each started or installed when missing).
+test: $(VENV)/.dev
 	bash scripts/ensure-postgres
 	bash scripts/ensure-redis
 	bash scripts/ensure-chromium
 	bash scripts/ensure-nginx
+	bash scripts/ensure-node
 	REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q
 
 ## ruff, and mypy on app/ as configured in pyproject.toml (strict for app/resolver).
-lint: $(BIN)/activate
+lint: $(VENV)/.dev
 	$(BIN)/ruff check app tests bench
 	$(BIN)/ruff format --check app
 	$(BIN)/python -m mypy
 
-bench: $(BIN)/activate
+bench: $(VENV)/.dev
 	$(BIN)/python bench/resolver_bench.py
 
 clean:

@@ -41,9 +41,7 @@ async def export_to(database: Database, campaign_id: str, out: BinaryIO, console
     total = await export.totals(database, campaign_id)
     with _progress(console) as progress:
         task = progress.add_task("rounds exported", total=total)
-        async for chunk in export.document_chunks(
-            database, campaign_id, progress=lambda n: progress.advance(task, n)
-        ):
+        async for chunk in export.document_chunks(database, campaign_id, progress=lambda n: progress.advance(task, n)):
             out.write(chunk)
     out.flush()
 

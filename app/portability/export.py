@@ -7,7 +7,7 @@ as they come, so memory holds a batch, never the whole campaign.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from datetime import datetime
 from typing import Any
 
@@ -72,7 +72,7 @@ async def _encounters(session: AsyncSession, campaign_id: str, progress: Progres
 
 async def document_chunks(
     database: Database, campaign_id: str, *, progress: Progress | None = None, now: datetime | None = None
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """The document in pieces (the campaign, its roster, then each encounter and its rounds in batches).
     NotFound is raised before the first piece when there is no such campaign."""
     async with database.sessions() as session, session.begin():

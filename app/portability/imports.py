@@ -105,8 +105,12 @@ def _rows(document: CampaignDocument, raw: dict[str, Any], campaign_id: str) -> 
         ]
     for noun, parts in (("characters", document.characters), ("creatures", document.creatures)):
         rows[noun] = [
-            {**store.roster_columns(resource), "campaign_id": campaign_id, "created_at": part.created_at,
-             "updated_at": now}  # fmt: skip
+            {
+                **store.roster_columns(resource),
+                "campaign_id": campaign_id,
+                "created_at": part.created_at,
+                "updated_at": now,
+            }  # fmt: skip
             for resource, part in zip(raw[noun], parts)
         ]
     return rows
@@ -133,7 +137,10 @@ async def import_campaign(
         campaign = document.campaign
         await session.execute(
             CAMPAIGNS.insert().values(
-                id=campaign_id, name=campaign.name, created_at=campaign.created_at, rules=raw["campaign"]["rules"],
+                id=campaign_id,
+                name=campaign.name,
+                created_at=campaign.created_at,
+                rules=raw["campaign"]["rules"],
                 version=campaign.version,
             )  # fmt: skip
         )

@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 
 from app.encounters import convert, rounds
+from app.platform.errors import Unprocessable
 from app.portability.errors import RoundNotReplayed
 from app.portability.schemas import CampaignDocument, EncounterPart
-from app.platform.errors import Unprocessable
 from app.resolver import build_ruleset
 
 

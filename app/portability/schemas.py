@@ -31,10 +31,13 @@ Timestamp = Annotated[AwareDatetime, Strict(False)]
 Count = Annotated[JSONInt, within((0, 2**31 - 1))]
 Version = Annotated[JSONInt, within((1, 2**31 - 1))]
 Rules = Annotated[dict[str, Any], Field(max_length=MAX_RULES)]
+# A row's id (campaign, character, creature, encounter, combatant): the tables' String(36); the service
+# makes UUIDs. (Effect ids live in JSON: the API's Id.)
+RowId = Annotated[str, Field(min_length=1, max_length=36)]
 
 
 class CampaignPart(Input):
-    id: Id
+    id: RowId
     name: Name
     rules: Rules
     created_at: Timestamp
@@ -42,7 +45,7 @@ class CampaignPart(Input):
 
 
 class CreaturePart(StatBlock):
-    id: Id
+    id: RowId
     side: Id | None
     notes: Annotated[str, Field(max_length=NOTES_LENGTH)]
     blood: Annotated[JSONInt, within(bounds.BLOOD)]
@@ -51,22 +54,22 @@ class CreaturePart(StatBlock):
 
 
 class CharacterPart(CreaturePart):
-    encounter_id: Id | None = Field(description="The unfinished encounter of the document it is linked into.")
+    encounter_id: RowId | None = Field(description="The unfinished encounter of the document it is linked into.")
 
 
 class StoredCombatant(CombatantFields):
     """A combatant row (and a round snapshot's combatant: an older one lacks the later fields)."""
 
-    id: Id
+    id: RowId
     position: Count
     blood: Annotated[JSONInt, within(bounds.BLOOD)]
     effects: Annotated[list[EffectIn], Field(max_length=MAX_STORED_EFFECTS)] = []
-    character_id: Id | None = None
-    creature_id: Id | None = None
+    character_id: RowId | None = None
+    creature_id: RowId | None = None
 
 
 class StagedPart(Input):
-    combatant_id: Id
+    combatant_id: RowId
     declaration: dict[str, Any]
     dice: Dice
     staged_at: Timestamp
@@ -97,11 +100,11 @@ class FinishedCharacter(Input):
 
 
 class FinishState(Input):
-    characters: dict[Id, FinishedCharacter]
+    characters: dict[RowId, FinishedCharacter]
 
 
 class EncounterPart(Input):
-    id: Id
+    id: RowId
     name: Name
     rules: Rules
     round: Annotated[JSONInt, within((0, MAX_ROUNDS))]
@@ -174,4 +177,3 @@ class CampaignDocument(Input):
             if character.encounter_id is not None and (linked is None or linked.finished_at is not None):
                 raise ValueError(f"character {character.id} is linked into no unfinished encounter of the document")
         return self
-

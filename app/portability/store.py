@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, Table, and_, bindparam, func, insert, or_, select
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.tables import CAMPAIGNS
@@ -28,7 +28,7 @@ ID_BATCH = 500  # ids per IN (...): well under SQLite's and PostgreSQL's paramet
 LEFT_OUT = {"campaign_id", "updated_at", "encounter_id"}
 
 
-def _plain(row: Row[Any]) -> dict[str, Any]:
+def _plain(row: Any) -> dict[str, Any]:
     """A row as a dict with plain str keys (orjson refuses SQLAlchemy's quoted_name, a str subclass)."""
     return {str(name): value for name, value in row._mapping.items()}
 
@@ -100,8 +100,14 @@ async def staged_of(session: AsyncSession, encounter_ids: Sequence[str]) -> dict
     return found
 
 
-ROUND_FIELDS = (ROUNDS.c.number, ROUNDS.c.request, ROUNDS.c.document, ROUNDS.c.state_before, ROUNDS.c.state_after,
-                ROUNDS.c.created_at)
+ROUND_FIELDS = (
+    ROUNDS.c.number,
+    ROUNDS.c.request,
+    ROUNDS.c.document,
+    ROUNDS.c.state_before,
+    ROUNDS.c.state_after,
+    ROUNDS.c.created_at,
+)
 
 
 async def rounds_after(session: AsyncSession, encounter_id: str, after: int, limit: int) -> list[dict[str, Any]]:
@@ -152,7 +158,6 @@ def roster_columns(resource: Mapping[str, Any]) -> dict[str, Any]:
 
 def combatant_columns(row: Mapping[str, Any]) -> dict[str, Any]:
     return convert.combatant_columns(row)
-
 
 
 async def round_count(database: Database, campaign_id: str) -> int:

@@ -2,8 +2,9 @@
 
 The campaign is built fast: one real round is played through the service (HTTP in process) and exported;
 its encounter is the template of 100 encounters under new ids, each fought for 100 rounds by the function
-that resolves the service's rounds (app/encounters/rounds.py `outcome`), straight into the document. It is then imported (schema, replay of every round, ids,
-one transaction) and exported again, as `combat-admin` does: no HTTP, the same functions.
+that resolves the service's rounds (app/encounters/rounds.py `outcome`), straight into the document.
+That document is then imported (schema, replay of every round, ids, one transaction) and exported
+again, as `combat-admin` does: no HTTP, the same functions.
 
     .venv/bin/python bench/portability_bench.py                       # SQLite in a temporary folder
     .venv/bin/python bench/portability_bench.py --postgres URL        # and PostgreSQL (the database is reset)
@@ -71,7 +72,9 @@ def clone(template: dict[str, Any], number: int) -> dict[str, Any]:
     ids = [row["id"] for row in rows]
     stored = []
     for n in range(1, ROUNDS + 1):
-        attacks = [{"combatant": a, "action": {"type": "attack", "target": ids[(i + 1) % 4]}} for i, a in enumerate(ids)]
+        attacks = [
+            {"combatant": a, "action": {"type": "attack", "target": ids[(i + 1) % 4]}} for i, a in enumerate(ids)
+        ]
         request = RoundCreate.model_validate({"declarations": attacks, "seed": number * 1000 + n})
         before, document, changes = rounds.outcome(n, [convert.restored(r) for r in rows], request, template["rules"])
         after = [{**snapshot, **change} for snapshot, change in zip(before, changes)]
@@ -132,8 +135,11 @@ def bench(url: str, body: bytes) -> None:
     import_seconds, import_peak = traced(do_import)
     rss_after_import = peak_rss_mib()
     sizes: list[int] = []
-    export_seconds, export_peak = traced(lambda: sizes.append(loop.run_until_complete(export_once(database,
-                                                                                                  created[-1]))))  # fmt: skip
+
+    def do_export() -> None:
+        sizes.append(loop.run_until_complete(export_once(database, created[-1])))
+
+    export_seconds, export_peak = traced(do_export)
     loop.run_until_complete(database.dispose())
     loop.close()
     print(f"{url.split(':')[0]}: document {len(body) / 2**20:.1f} MiB, exported {sizes[-1] / 2**20:.1f} MiB")

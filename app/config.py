@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     db_max_overflow: int = 5
     sqlite_busy_timeout_ms: int = 5000
     max_body_bytes: int = 64 * 1024
+    import_max_bytes: int = Field(
+        default=10 * 1024 * 1024, description="Largest document POST /v1/campaigns/import takes (413 past it)."
+    )
     cors_origins: list[str] = Field(default_factory=list, description="Exact origins allowed to call from a browser.")
     cors_origin_regex: str | None = Field(default=None, description="A regex of allowed browser origins.")
     idempotency_ttl_hours: int = 24  # keys are kept at least this long, then purged

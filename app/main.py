@@ -27,6 +27,7 @@ from app.odds.runner import OddsRunner
 from app.platform.db import Database
 from app.platform.errors import ServiceUnavailable
 from app.platform.ratelimit import RateLimiter
+from app.portability.router import router as portability_router
 from app.table.router import install_table
 from app.web.body_size import BodySizeLimit
 from app.web.docs import install_docs
@@ -91,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(problem_pages_router)
     app.include_router(odds_router)
     app.include_router(campaign_router)
+    app.include_router(portability_router)
     install_table(app)
 
     @app.get("/healthz", tags=["health"])
@@ -125,7 +127,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         expose_headers=["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-ID"],
         max_age=600,
     )
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_body_bytes,
+        per_path={"/v1/campaigns/import": settings.import_max_bytes},  # a whole campaign's document
+    )
     # Last, so its middleware is outermost: every answer (a 413 and a CORS preflight too) is counted,
     # logged and carries its request id.
     install_observability(

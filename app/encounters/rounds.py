@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,6 +40,25 @@ def _resolve(
     return resolve_round(state, build_ruleset(rules), dice)
 
 
+def outcome(
+    number: int, rows: Sequence[convert.CombatantRow], round_in: RoundCreate, rules: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """Round `number` from the combatants' rows before it: their snapshots (state_before's combatants), the
+    round's document, and what it changes on each (state_after is each snapshot updated by its change).
+    What resolve_next_round stores, and what an import replays (app/portability/replay.py)."""
+    before = [convert.snapshot(r) for r in rows]
+    current = (convert.combatant_from_row(r) for r in rows)
+    result = _resolve(number, current, convert.groups_of(rows), round_in, rules)
+    document = result_to_json(result)
+    changes = [convert.state_values(s) for s in result.combatants]
+    # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
+    revealed = screen.revealed_by(document, screen.hidden_ids(rows))
+    hidden_before = {row["id"]: row["hidden"] for row in rows}
+    for change in changes:
+        change["hidden"] = hidden_before[change["id"]] and change["id"] not in revealed
+    return before, document, changes
+
+
 @retry_stale_snapshot
 async def resolve_next_round(
     *,
@@ -61,16 +80,7 @@ async def resolve_next_round(
         # declarations' taking.
         version = await store.bump_version(session, encounter_id, encounter.version, round=number)
         round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
-        before = [convert.snapshot(r) for r in encounter.combatants]
-        current = (convert.combatant_from_row(r) for r in encounter.combatants)
-        result = _resolve(number, current, convert.groups_of(encounter.combatants), round_in, encounter.rules)
-        document = result_to_json(result)
-        changes = [convert.state_values(s) for s in result.combatants]
-        # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
-        revealed = screen.revealed_by(document, screen.hidden_ids(encounter.combatants))
-        hidden_before = {row["id"]: row["hidden"] for row in encounter.combatants}
-        for change in changes:
-            change["hidden"] = hidden_before[change["id"]] and change["id"] not in revealed
+        before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
         # delivered at commit: the round, then every staged declaration it took
         await store.insert_round(
             session,

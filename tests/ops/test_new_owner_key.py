@@ -1,16 +1,28 @@
-"""deploy/new-owner-key.py gives a campaign whose keys are all lost a working owner key."""
+"""`combat-admin new-owner-key` gives a campaign whose keys are all lost a working owner key."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
 from tests.conftest import migrate
-from tests.load.server import ROOT
+
+COMBAT_ADMIN = str(Path(sys.executable).parent / "combat-admin")  # the console script pyproject.toml installs
+
+
+def combat_admin(url: str, cwd: Path, *arguments: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [COMBAT_ADMIN, *arguments],
+        env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        cwd=cwd,
+        input=stdin,
+    )
 
 
 def test_the_operators_new_key_opens_the_campaign_and_the_old_one_can_then_be_revoked(tmp_path):
@@ -20,15 +32,9 @@ def test_the_operators_new_key_opens_the_campaign_and_the_old_one_can_then_be_re
         created = client.post("/v1/campaigns", json={"name": "Lost keys"}).json()
         lost = created["key"]
 
-        issued = subprocess.run(
-            [sys.executable, str(ROOT / "deploy" / "new-owner-key.py"), created["id"]],
-            env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin"},
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-        )
+        issued = combat_admin(url, tmp_path, "new-owner-key", created["id"])
         assert issued.returncode == 0, issued.stderr
-        key = issued.stdout.strip()
+        key = issued.stdout.decode().strip()
         assert key.startswith("dzc_key_")
 
         owner = {"Authorization": f"Bearer {key}"}
@@ -36,11 +42,5 @@ def test_the_operators_new_key_opens_the_campaign_and_the_old_one_can_then_be_re
         assert keys.status_code == 200 and len(keys.json()) == 2
         assert client.delete(f"/v1/campaign/keys/{lost['id']}", headers=owner).status_code == 204
 
-        unknown = subprocess.run(
-            [sys.executable, str(ROOT / "deploy" / "new-owner-key.py"), "no-such-campaign"],
-            env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin"},
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-        )
-        assert unknown.returncode != 0 and "no campaign" in unknown.stderr
+        unknown = combat_admin(url, tmp_path, "new-owner-key", "no-such-campaign")
+        assert unknown.returncode != 0 and b"no campaign" in unknown.stderr

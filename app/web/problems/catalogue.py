@@ -172,6 +172,14 @@ CATALOGUE: dict[str, ProblemType] = {
             "Remove it from that encounter, or finish that encounter, then retry.",
         ),
         ProblemType(
+            "id-taken",
+            409,
+            "An id of the document already exists here",
+            "An imported document's character, creature, encounter or combatant id is already used on this "
+            "service (the problem's `noun` and `id` name the first found); nothing was imported.",
+            "Import it into another service, or delete what holds the id here first.",
+        ),
+        ProblemType(
             "not-latest-round",
             409,
             "Only the latest round can be undone",
@@ -219,6 +227,15 @@ CATALOGUE: dict[str, ProblemType] = {
             "This worker has as many open streams as it serves",
             "The worker that took the request already serves as many event streams as it is configured for.",
             "Retry shortly (another worker may take it), or poll GET with If-None-Match instead of streaming.",
+        ),
+        ProblemType(
+            "round-not-replayed",
+            422,
+            "A stored round does not come out again",
+            "An imported document's round, resolved again from its stored state before it, request and the "
+            "encounter's rules, does not give its stored document and state after it: the document was changed. "
+            "The problem's `encounter` and `round` name it; nothing was imported.",
+            "Import the document as it was exported.",
         ),
         ProblemType(
             "odds-budget-exceeded",

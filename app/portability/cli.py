@@ -1,0 +1,114 @@
+"""combat-admin: the operators' console script, on the service's DATABASE_URL (app/config.py).
+
+    combat-admin export CAMPAIGN_ID > campaign.json    the campaign's document (GET /v1/campaign/export's)
+    combat-admin import campaign.json                  a new campaign from it; prints its id and owner key
+    combat-admin new-owner-key CAMPAIGN_ID             a new owner key for a campaign whose keys are lost
+
+The same code as the HTTP endpoints, through app.platform.db.Database. A progress bar goes to stderr
+(stdout carries only the document, or the id and key).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from app.access.service import issue
+from app.access.tables import CAMPAIGNS
+from app.config import Settings, get_settings
+from app.platform.db import Database
+from app.platform.errors import ServiceError
+from app.portability import export, imports
+
+PROG = "combat-admin"
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    )  # fmt: skip
+
+
+async def export_to(database: Database, campaign_id: str, out: BinaryIO, console: Console) -> None:
+    total = await export.totals(database, campaign_id)
+    with _progress(console) as progress:
+        task = progress.add_task("rounds exported", total=total)
+        async for chunk in export.document_chunks(database, campaign_id, progress=lambda n: progress.advance(task, n)):
+            out.write(chunk)
+    out.flush()
+
+
+async def import_from(database: Database, body: bytes, console: Console) -> tuple[str, str]:
+    document, raw = imports.parse(body)
+    rows = sum(1 + len(e.combatants) + len(e.staged) + len(e.rounds) for e in document.encounters)
+    rows += len(document.characters) + len(document.creatures)
+    with _progress(console) as progress:
+        task = progress.add_task("rows imported", total=rows)
+        async with database.sessions() as session:
+            created = await imports.import_campaign(
+                session=session, document=document, raw=raw, progress=lambda n: progress.advance(task, n)
+            )
+    return created.id, created.key.secret
+
+
+async def new_owner_key(database: Database, campaign_id: str) -> str:
+    """A new owner key (only its hash is stored); the lost ones stay until revoked with it."""
+    async with database.sessions() as session, session.begin():
+        if await session.scalar(CAMPAIGNS.select().with_only_columns(CAMPAIGNS.c.id).where(
+                CAMPAIGNS.c.id == campaign_id)) is None:  # fmt: skip
+            raise ServiceError(f"there is no campaign {campaign_id}")
+        key = await issue(session, campaign_id, "owner", label="issued by the operator")
+    return key.secret
+
+
+async def run(arguments: argparse.Namespace, settings: Settings) -> int:
+    console = Console(stderr=True)
+    database = Database(settings)
+    try:
+        if arguments.command == "export":
+            await export_to(database, arguments.campaign_id, sys.stdout.buffer, console)
+        elif arguments.command == "import":
+            campaign_id, key = await import_from(database, Path(arguments.file).read_bytes(), console)
+            print(f"campaign {campaign_id}")
+            print(f"key {key}")
+        else:
+            print(await new_owner_key(database, arguments.campaign_id))
+    finally:
+        await database.dispose()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    made = argparse.ArgumentParser(prog=PROG, description="Operators' tools for the combat service (DATABASE_URL).")
+    commands = made.add_subparsers(dest="command", required=True)
+    commands.add_parser("export", help="write a campaign's document to stdout").add_argument("campaign_id")
+    commands.add_parser("import", help="import a document as a new campaign; prints its id and key").add_argument(
+        "file"
+    )
+    commands.add_parser("new-owner-key", help="issue a new owner key for a campaign").add_argument("campaign_id")
+    return made
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = parser().parse_args(argv)
+    try:
+        return asyncio.run(run(arguments, get_settings()))
+    except ServiceError as error:
+        extra = "".join(f" ({name}: {value})" for name, value in error.extra.items() if name != "errors")
+        print(f"{PROG}: {error.detail}{extra}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -102,6 +102,12 @@ FULL = [{"id": "ala", "initiative": 20, "attack": 14, "defense": 4, "weapon": "l
 # operationId → (body, query) of a call that succeeds; "{name}" in a body is replaced by that id.
 SUCCESS: dict[str, tuple[Any, dict[str, Any]]] = {
     "create_campaign": ({"name": "Another"}, {}),
+    "export_campaign": (None, {}),
+    "import_campaign": ({
+        "format": "dziedzictwo-cieni.campaign", "format_version": 1, "exported_at": "2026-12-01T00:00:00Z",
+        "campaign": {"id": "00000000-0000-4000-8000-000000000001", "name": "Moved", "rules": {},
+                     "created_at": "2026-12-01T00:00:00Z", "version": 1},
+        "characters": [], "creatures": [], "encounters": []}, {}),
     "read_campaign": (None, {}),
     "update_house_rules": ({"rules": {}}, {}),
     "list_keys": (None, {}),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from importlib import metadata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -65,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="Dziedzictwo Cieni combat service",
-        version="1.0.0",
+        version=metadata.version("dziedzictwo-combat"),  # one version: pyproject.toml's
         description=DESCRIPTION,
         lifespan=lifespan,
         docs_url=None,

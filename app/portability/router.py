@@ -40,6 +40,9 @@ async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Respons
     response_model=CampaignCreated,
     responses=IMPORT_PROBLEMS,
     dependencies=[Depends(limit_campaign_creation)],
+    # Open to all, as POST /v1/campaigns (a key, if sent, must be valid): FastAPI appends this to the
+    # bearer requirement, making it optional (app/web/openapi.py's CREDENTIALS_OPTIONAL does the same).
+    openapi_extra={"security": [{}]},
 )
 async def import_campaign(
     document: CampaignDocument, request: Request, session: SessionDep, claim: IdempotencyDep

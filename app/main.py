@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from importlib import metadata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import metadata
 
 from cachetools import TTLCache
 from fastapi import FastAPI

@@ -89,7 +89,8 @@ async def resolve_next_round(
             changes=(Change.of_round(encounter_id, number, version), *cleared),
             document=document,
             request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-            state_before={"next_position": encounter.next_position, "combatants": before},
+            # the rules it was resolved under too: a later PATCH may change them, and a replay must not
+            state_before={"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules},
             state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
         )
         await store.write_round_states(session, changes)

@@ -15,7 +15,7 @@ from app.encounters import convert, rounds
 from app.platform.errors import Unprocessable
 from app.portability.errors import RoundNotReplayed
 from app.portability.schemas import CampaignDocument, EncounterPart
-from app.resolver import build_ruleset
+from app.resolver import ResolverError, build_ruleset
 
 
 def _canonical(value: Any) -> bytes:
@@ -29,7 +29,11 @@ def _replays(encounter: EncounterPart, number: int, stored: dict[str, Any]) -> b
         if not isinstance(request.seed, int) or isinstance(request.seed, bool):
             return False
     rows = [convert.restored(saved) for saved in stored["state_before"]["combatants"]]
-    before, document, changes = rounds.outcome(number, rows, request, encounter.rules)
+    rules = stored["state_before"].get("rules", encounter.rules)  # as the round was resolved
+    try:
+        before, document, changes = rounds.outcome(number, rows, request, rules)
+    except ResolverError:
+        return False  # its stored rules or state no longer make a round: not what was played
     after = [{**snapshot, **change} for snapshot, change in zip(before, changes)]
     return _canonical(document) == _canonical(stored["document"]) and _canonical(after) == _canonical(
         stored["state_after"]

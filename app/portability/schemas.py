@@ -83,6 +83,7 @@ class StagedPart(Input):
 class StateBefore(Input):
     next_position: Count
     combatants: Annotated[list[StoredCombatant], Field(max_length=bounds.MAX_COMBATANTS * 10)]
+    rules: Rules | None = None  # the rules the round was resolved under (absent: rounds stored before)
 
 
 class RoundPart(Input):

@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from app.config import Settings
 from app.main import create_app
-from tests.api.helpers import assert_problem, attack
+from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.api.portability_helpers import build_campaign, comparable, export, import_document
 from tests.conftest import POSTGRES_URL, REDIS_URL, empty_tables, ensure_postgres_database, migrate, reset_schema
 
@@ -223,3 +223,19 @@ def test_the_import_shares_the_campaign_creation_bucket(settings):
         document = export(client)
         assert import_document(client, document).status_code == 201
         assert_problem(import_document(client, document), 429)
+
+
+def test_a_round_replays_under_the_rules_it_was_resolved_with(client):
+    """Rules changed between rounds (PATCH) do not make the earlier rounds look tampered."""
+    encounter = create_encounter(client, fighter("Ala"), fighter("Bolek"))
+    url = f"/v1/encounters/{encounter['id']}"
+    ala, bolek = (c["id"] for c in encounter["combatants"])
+    body = {"declarations": [attack(ala, bolek), attack(bolek, ala)], "seed": 11}
+    assert client.post(f"{url}/rounds", json=body).status_code == 201
+    changed = {"rules": {"delay_die": 4, "stances": {"offensive": {"attack": 5}}}}
+    assert client.patch(url, json=changed).status_code == 200
+    assert client.post(f"{url}/rounds", json={**body, "seed": 12}).status_code == 201
+    document = export(client)
+    client.delete(url)
+    imported = import_document(client, document)
+    assert imported.status_code == 201, imported.text

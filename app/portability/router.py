@@ -26,7 +26,18 @@ IMPORT_PROBLEMS: dict[int | str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-@router.get("/v1/campaign/export", response_model=CampaignDocument)
+# The export's answer is the import's body: its schema is declared once, on the import's request (so that
+# request-side defaults stay optional for generated clients, app/web/openapi.py's defaults_in_words).
+EXPORTED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The campaign document: exactly what POST /v1/campaigns/import takes as its body "
+        "(see that operation's request schema, CampaignDocument).",
+        "content": {"application/json": {"schema": {"type": "object", "title": "CampaignDocument (export)"}}},
+    }
+}
+
+
+@router.get("/v1/campaign/export", response_class=StreamingResponse, responses=EXPORTED)
 async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Response:
     """Everything the campaign holds as one JSON document (streamed): its house rules, roster, bestiary and
     every encounter with its combatants, staged declarations and rounds. Never a key or a token."""

@@ -9,6 +9,17 @@ from fastapi.testclient import TestClient
 from tests.api.helpers import attack, create_encounter, fighter
 
 
+def _active(client: TestClient, url: str) -> set[str]:
+    return {c["id"] for c in client.get(url).json()["combatants"] if c["status"] == "active"}
+
+
+def _attacks(client: TestClient, url: str, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The attacks of `pairs` that a round would take now: random ids make the seeded dice differ from run
+    to run, so a blow may already have taken an actor or a target out of the fight."""
+    active = _active(client, url)
+    return [attack(actor, target) for actor, target in pairs if actor in active and target in active]
+
+
 def build_campaign(client: TestClient) -> dict[str, Any]:
     """A roster, a bestiary, a finished fight with a linked character, and an unfinished one with rounds (one
     on a server-picked seed), an effect, a hidden combatant and a staged declaration. Its ids."""
@@ -20,7 +31,8 @@ def build_campaign(client: TestClient) -> dict[str, Any]:
     url = f"/v1/encounters/{finished['id']}"
     ids = [c["id"] for c in finished["combatants"]]
     for seed in (1, 2):
-        body = {"declarations": [attack(ids[0], ids[1]), attack(ids[1], ids[0]), attack(ids[2], ids[0])], "seed": seed}
+        pairs = [(ids[0], ids[1]), (ids[1], ids[0]), (ids[2], ids[0])]
+        body = {"declarations": _attacks(client, url, pairs), "seed": seed}
         assert client.post(f"{url}/rounds", json=body).status_code == 201
     assert client.post(f"{url}/finish").status_code == 200
     fight = create_encounter(
@@ -34,15 +46,24 @@ def build_campaign(client: TestClient) -> dict[str, Any]:
     effect = client.post(f"{url}/combatants/{fids[1]}/effects", json={"name": "poisoned", "blood_per_turn": 1})
     assert effect.status_code == 201, effect.text
     for seed in (11, 12, None):
-        body: dict[str, Any] = {"declarations": [attack(fids[0], fids[1]), attack(fids[1], fids[0])]}
+        body: dict[str, Any] = {"declarations": _attacks(client, url, [(fids[0], fids[1]), (fids[1], fids[0])])}
         if seed is not None:
             body["seed"] = seed
         assert client.post(f"{url}/rounds", json=body).status_code == 201
-    assert client.post(f"{url}/rounds", json={"declarations": [attack(fids[2], fids[0])], "seed": 5}).status_code == 201
-    staged = client.put(f"{url}/declarations/{fids[0]}", json={"stance": "offensive", "action": {
-        "type": "attack", "target": fids[1]}})  # fmt: skip
+    hidden_acts = {"declarations": _attacks(client, url, [(fids[2], fids[0])]), "seed": 5}
+    assert client.post(f"{url}/rounds", json=hidden_acts).status_code == 201
+    standing = _active(client, url)
+    stager, target = (fids[0], fids[1]) if {fids[0], fids[1]} <= standing else (fids[2], fids[2])
+    action = {"type": "attack", "target": target} if stager != target else {"type": "none"}
+    staged = client.put(f"{url}/declarations/{stager}", json={"stance": "offensive", "action": action})
     assert staged.status_code in (200, 201), staged.text
-    return {"finished": finished["id"], "fight": fight["id"], "fighters": fids, "characters": [ala["id"], ola["id"]]}
+    return {
+        "finished": finished["id"],
+        "fight": fight["id"],
+        "fighters": fids,
+        "staged": stager,
+        "characters": [ala["id"], ola["id"]],
+    }
 
 
 def export(client: TestClient) -> dict[str, Any]:

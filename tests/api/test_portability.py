@@ -33,7 +33,7 @@ def test_the_export_holds_everything_but_secrets(client):
     assert [r["number"] for r in fight["rounds"]] == [1, 2, 3, 4]
     assert set(fight["rounds"][0]) == {"number", "request", "document", "state_before", "state_after", "created_at"}
     assert fight["rounds"][2]["request"].get("seed") is None and fight["rounds"][2]["document"]["seed"]
-    assert fight["staged"][0]["combatant_id"] == ids["fighters"][0]
+    assert fight["staged"][0]["combatant_id"] == ids["staged"]
     assert fight["combatants"][1]["effects"][0]["name"] == "poisoned"
     assert document["characters"][1]["encounter_id"] == ids["fight"]
     for round_ in fight["rounds"]:

@@ -1,15 +1,18 @@
-"""HTTP load benchmark (issue 10): each endpoint against its same-work anchor, in one run.
+"""HTTP load benchmark (issues 10 and 23): each endpoint against its same-work anchor, in one run.
 
-    .venv/bin/python bench/load_bench.py [--seconds 15] [--soak 120] [--quick]
+    .venv/bin/python bench/load_bench.py [--seconds 15] [--repeat 3] [--soak 120] [--history 10000] [--quick]
 
-Everything on 127.0.0.1, ports 8700-8799 by default (--port-base), one uvicorn worker per server:
+Everything on 127.0.0.1, ports 8700-8799 by default (--port-base), one uvicorn worker per server unless a pass says two:
 
 1. Creates and migrates the PostgreSQL database (combat_bench_h7 by default) and starts the anchors
    (../shared/perf/anchors.py, on the same database, BARE_PG).
-2. Twice, with the rate limits in memory and then with RATE_LIMIT_STORAGE naming Redis (logical DB 7):
-   starts the service, creates a campaign and 256 encounters of 3 combatants through the API, then loads
-   each endpoint and its anchor one after the other with wrk at 32 connections (a warm-up first).
-3. On the in-memory pass: the history cost (round 1000+ against round 1) and RSS under a soak.
+2. Three passes: one worker with the rate limits in memory, one worker with RATE_LIMIT_STORAGE naming
+   Redis (logical DB 7), and two workers with Redis. Each starts the service, creates a campaign and 256
+   encounters of 3 combatants through the API, then loads each endpoint and its anchor one after the other
+   with wrk at 32 connections (a warm-up first), `--repeat` times alternating; a row's ratio is the median
+   of the runs' ratios. The anchor always runs one worker: the two-worker pass says what a second core buys.
+3. On the first pass: the history cost (a round posted and read after `--history` rounds, against round 2)
+   and RSS under a soak.
 4. The resolver row: bench/resolver_bench.py, run as it is.
 
 Prints the table and writes bench/results/load_<UTC>[_quick].json and .md.
@@ -41,10 +44,17 @@ REDIS_URL = "redis://127.0.0.1:6379/7"
 UNLIMITED = "100000000"  # the limiter counts every request but never refuses one
 # row: (title, anchor title, target ratio, p99 limit in ms or None)
 ROWS = {
-    "resolve": ("`POST /v1/resolve`, 10 combatants", "echo of the same body", 0.30, None),
+    "resolve": ("`POST /v1/resolve`, 10 combatants", "echo of the same body", 0.25, None),
     "get_encounter": ("`GET /v1/encounters/{id}`", "one pooled PostgreSQL read", 0.80, None),
     "get_round": ("`GET …/rounds/{n}`", "the same read", 0.80, None),
-    "rounds_post": ("`POST …/rounds`, 3 combatants", "one 3-statement transaction", 0.40, 60.0),
+    "rounds_post": ("`POST …/rounds`, 3 combatants", "one 3-statement transaction", 0.50, 60.0),
+    "healthz": ("`GET /healthz`", "the bare GET", 1.5, None),
+}
+# pass name: (uvicorn workers, extra environment)
+PASSES = {
+    "memory": (1, {}),
+    "redis": (1, {"RATE_LIMIT_STORAGE": REDIS_URL}),
+    "redis, 2 workers": (2, {"RATE_LIMIT_STORAGE": REDIS_URL}),
 }
 
 
@@ -85,49 +95,66 @@ def scripts(workdir: Path, fixtures: dict[str, Any]) -> dict[str, tuple[Path, Pa
                          for h in halves],
                         [[("POST", f"/bare-write/{i}", round_body(e["combatants"])) for i, e in enumerate(h)]
                          for h in halves], headers),
+        "healthz": ([[("GET", "/healthz", None)]], [[("GET", "/bare", None)]], anonymous),
     }
     return {row: (wrk_script(workdir / f"{row}.lua", ours, h), wrk_script(workdir / f"{row}_anchor.lua", anchor, h))
             for row, (ours, anchor, h) in plans.items()}
 
 
-def measure(service: Server, anchor: Server, plan: dict[str, tuple[Path, Path]], seconds: float) -> dict[str, Any]:
+def measure(service: Server, anchor: Server, plan: dict[str, tuple[Path, Path]], seconds: float,
+            repeat: int) -> dict[str, Any]:
+    """Per row: `repeat` runs of ours then the anchor's; the figures of the run whose ratio is the median."""
     rows = {}
     for row, (ours, theirs) in plan.items():
-        figures = {}
-        for side, server, script in (("ours", service, ours), ("anchor", anchor, theirs)):
-            wrk(server.url, script, max(1.0, seconds / 5))  # warm-up: pools filled, code paths hot
-            figures[side] = wrk(server.url, script, seconds)
-        figures["ratio"] = round(figures["ours"]["rps"] / figures["anchor"]["rps"], 3)
-        rows[row] = figures
-        print(f"  {row}: {figures['ours']['rps']:,.0f} req/s against {figures['anchor']['rps']:,.0f}, "
-              f"ratio {figures['ratio']:.2f}, p99 {figures['ours']['p99_ms']:.0f} ms", flush=True)
+        runs = []
+        for _ in range(repeat):
+            figures = {}
+            for side, server, script in (("ours", service, ours), ("anchor", anchor, theirs)):
+                wrk(server.url, script, max(1.0, seconds / 5))  # warm-up: pools filled, code paths hot
+                figures[side] = wrk(server.url, script, seconds)
+            figures["ratio"] = round(figures["ours"]["rps"] / figures["anchor"]["rps"], 3)
+            runs.append(figures)
+        chosen = sorted(runs, key=lambda run: run["ratio"])[len(runs) // 2]
+        rows[row] = {**chosen, "ratios": [run["ratio"] for run in runs]}
+        print(f"  {row}: {chosen['ours']['rps']:,.0f} req/s against {chosen['anchor']['rps']:,.0f}, "
+              f"ratio {chosen['ratio']:.2f} (runs {rows[row]['ratios']}), p99 {chosen['ours']['p99_ms']:.0f} ms",
+              flush=True)
     return rows
 
 
-def history_cost(url: str, fill: int = 999, samples: int = 50) -> dict[str, Any]:
-    """Round 1 of fresh encounters against rounds fill+1.. of one long one, posted (and read) alternately,
+def history_cost(url: str, fill: int, samples: int = 50) -> dict[str, Any]:
+    """Round 2 of fresh encounters against rounds fill+1.. of one long one, posted (and read) alternately,
     one by one, so drift on a shared machine hits both sides alike."""
     fixtures = asyncio.run(create_fixtures(url, samples + 1))  # its own campaign
     long, fresh = fixtures["encounters"][-1], fixtures["encounters"][:-1]
+
+    async def fill_history() -> None:  # create_fixtures already resolved round 1
+        async with httpx.AsyncClient(base_url=url, headers=fixtures["headers"], timeout=30) as client:
+            for _ in range(fill - 1):
+                reply = await client.post(f"/v1/encounters/{long['id']}/rounds", content=round_body(long["combatants"]))
+                reply.raise_for_status()
+
+    asyncio.run(fill_history())
     with httpx.Client(base_url=url, headers=fixtures["headers"], timeout=30) as client:
-        for _ in range(fill - 1):  # create_fixtures already resolved round 1
-            reply = client.post(f"/v1/encounters/{long['id']}/rounds", content=round_body(long["combatants"]))
-            reply.raise_for_status()
 
         def timed(path: str, body: str | None = None) -> float:
             started = time.perf_counter()
             client.request("POST" if body else "GET", path, content=body).raise_for_status()
             return (time.perf_counter() - started) * 1000
 
-        times: dict[str, list[float]] = {"post_1": [], "post_late": [], "get_1": [], "get_late": []}
+        times: dict[str, list[float]] = {"post_1": [], "post_late": [], "get_1": [], "get_late": [],
+                                         "get_round_1": [], "get_round_late": []}
         for e in fresh:  # their round 1 already exists: post their round 2 against long's 1000+
             times["post_1"].append(timed(f"/v1/encounters/{e['id']}/rounds", round_body(e["combatants"])))
             times["post_late"].append(timed(f"/v1/encounters/{long['id']}/rounds", round_body(long["combatants"])))
             times["get_1"].append(timed(f"/v1/encounters/{e['id']}"))
             times["get_late"].append(timed(f"/v1/encounters/{long['id']}"))
+            times["get_round_1"].append(timed(f"/v1/encounters/{e['id']}/rounds/1"))
+            times["get_round_late"].append(timed(f"/v1/encounters/{long['id']}/rounds/{fill}"))
     medians = {k: round(statistics.median(v), 2) for k, v in times.items()}
     return {"medians_ms": medians, "post_ratio": round(medians["post_late"] / medians["post_1"], 3),
             "get_ratio": round(medians["get_late"] / medians["get_1"], 3),
+            "get_round_ratio": round(medians["get_round_late"] / medians["get_round_1"], 3),
             "late_rounds": f"{fill + 1}..{fill + samples}"}
 
 
@@ -191,9 +218,11 @@ def markdown(result: dict[str, Any]) -> str:
                          f"| {anchor} | {f['anchor']['rps']:,.0f} | {f['ratio']:.2f} | {goal}: "
                          f"{'met' if met else '**missed**'} |")
     h, r = result["history"], result["rss"]
+    worst = max(h["post_ratio"], h["get_ratio"], h["get_round_ratio"])
     lines += ["", f"History: POST round {h['late_rounds']} / round 2 = {h['post_ratio']:.2f} "
               f"({h['medians_ms']['post_late']} / {h['medians_ms']['post_1']} ms medians), GET encounter "
-              f"{h['get_ratio']:.2f}: {'flat' if max(h['post_ratio'], h['get_ratio']) < 1.25 else '**grows**'}.",
+              f"{h['get_ratio']:.2f}, GET round {h['get_round_ratio']:.2f}: "
+              f"{'flat' if worst < 1.25 else '**grows**'}.",
               f"RSS: {r['samples'][0][1]} → {r['samples'][-1][1]} MiB over {r['samples'][-1][0]} s at {r['rps']:,.0f} "
               f"req/s ({r['growth_mib']:+} MiB after warm-up, {r['non_2xx']} non-2xx).",
               f"Resolver: {result['resolver']['target_line']}"]
@@ -204,38 +233,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=15, help="per wrk run (a fifth of it again as warm-up)")
     parser.add_argument("--soak", type=float, default=120, help="seconds of load while RSS is sampled")
-    parser.add_argument("--quick", action="store_true", help="5 s runs, a 30 s soak, the resolver's quick mode")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating runs per row (the median ratio counts)")
+    parser.add_argument("--history", type=int, default=10_000, help="rounds in the long encounter")
+    parser.add_argument("--passes", nargs="*", choices=list(PASSES), default=list(PASSES))
+    parser.add_argument("--rows", nargs="*", choices=list(ROWS), default=list(ROWS))
+    parser.add_argument("--no-history", action="store_true", help="skip the history and RSS soak")
+    parser.add_argument("--quick", action="store_true",
+                        help="5 s runs, one repeat, a 30 s soak, a 1,000-round history, the resolver's quick mode")
     parser.add_argument("--database", default="combat_bench_h7")
     parser.add_argument("--port-base", type=int, default=8700)
     parser.add_argument("--anchors", type=Path, default=ROOT.parent / "shared" / "perf")
     args = parser.parse_args()
-    seconds, soak = (5, 30) if args.quick else (args.seconds, args.soak)
+    seconds, soak, repeat, fill = (5, 30, 1, 1000) if args.quick else (args.seconds, args.soak, args.repeat,
+                                                                        args.history)
     url, conninfo = prepare_database(args.database)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
     result: dict[str, Any] = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                               "commit": commit.strip(), "load_avg_at_start": os.getloadavg(),
                               "machine": {"cpus": len(os.sched_getaffinity(0)), "python": platform.python_version()},
-                              "seconds": seconds, "connections": 32, "passes": {}}
+                              "seconds": seconds, "repeat": repeat, "connections": 32, "passes": {}}
     env = {"DATABASE_URL": url, "RATE_LIMIT_PER_KEY_PER_MINUTE": UNLIMITED,
            "RATE_LIMIT_ANONYMOUS_PER_MINUTE": UNLIMITED, "CAMPAIGNS_PER_ADDRESS_PER_HOUR": UNLIMITED}
     with tempfile.TemporaryDirectory(prefix="load_bench_") as tmp, \
             Server("anchor", ["--app-dir", str(args.anchors), "anchors:app"], args.port_base + 1,
                    {"BARE_PG": conninfo}, Path(tmp) / "anchor.log", ready="/bare") as anchor:
-        for storage, extra in (("memory", {}), ("redis", {"RATE_LIMIT_STORAGE": REDIS_URL})):
+        for storage in args.passes:
+            workers, extra = PASSES[storage]
             if extra:
                 subprocess.run(["redis-cli", "-u", REDIS_URL, "flushdb"], check=True, capture_output=True)
             print(f"rate limits in {storage}:", flush=True)
             with Server("service", ["app.main:create_app", "--factory"], args.port_base, {**env, **extra},
-                        Path(tmp) / f"service_{storage}.log") as service:
+                        Path(tmp) / f"service_{storage}.log", workers=workers) as service:
                 fixtures = asyncio.run(create_fixtures(service.url, 256))
-                plan = scripts(Path(tmp), fixtures)
-                result["passes"][storage] = {"rows": measure(service, anchor, plan, seconds),
-                                             "redis_used": redis_keys() > 0 if extra else None}
-                if not extra:
+                plan = {row: p for row, p in scripts(Path(tmp), fixtures).items() if row in args.rows}
+                result["passes"][storage] = {"rows": measure(service, anchor, plan, seconds, repeat),
+                                             "workers": workers, "redis_used": redis_keys() > 0 if extra else None}
+                if storage == args.passes[0] and not args.no_history:
                     print("history and RSS...", flush=True)
-                    result["history"] = history_cost(service.url)
+                    result["history"] = history_cost(service.url, fill)
                     mix = soak_script(Path(tmp), fixtures)
                     result["rss"] = rss_over_time(service, mix, soak)
+    if args.no_history:  # a partial run, to iterate on: printed, not written
+        for storage, passed in result["passes"].items():
+            print(storage, {row: (f["ratio"], f["ours"]["p99_ms"]) for row, f in passed["rows"].items()})
+        return
     print("resolver...", flush=True)
     result["resolver"] = resolver_row(args.quick)
     stem = RESULTS / f"load_{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}{'_quick' if args.quick else ''}"

@@ -68,6 +68,7 @@ class Server:
     env: dict[str, str]
     log: Path
     ready: str = "/readyz"
+    workers: int = 1
     process: subprocess.Popen | None = field(default=None, repr=False)
 
     @property
@@ -76,7 +77,7 @@ class Server:
 
     def __enter__(self) -> Server:
         command = [sys.executable, "-m", "uvicorn", *self.app, "--host", HOST, "--port", str(self.port),
-                   "--workers", "1", "--loop", "uvloop", "--http", "httptools", "--no-access-log"]
+                   "--workers", str(self.workers), "--loop", "uvloop", "--http", "httptools", "--no-access-log"]
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **self.env}, stdout=log,
                                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -94,7 +95,8 @@ class Server:
         raise RuntimeError(f"{self.name} not ready in 90 s:\n{self.log.read_text()[-3000:]}")
 
     def rss_mib(self) -> float:
-        """VmRSS of every process in the server's group (with one worker: the uvicorn process itself)."""
+        """VmRSS of every process in the server's group (with one worker: the uvicorn process itself; with
+        more, the supervisor and every worker)."""
         total = 0
         for pid in (int(p) for p in os.listdir("/proc") if p.isdigit()):
             try:

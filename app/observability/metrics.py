@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header
-from fastapi.responses import PlainTextResponse
-from prometheus_client import CollectorRegistry, Counter, Gauge
-from prometheus_fastapi_instrumentator import Instrumentator, metrics
-from prometheus_fastapi_instrumentator.metrics import Info
+from fastapi.responses import PlainTextResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from app.observability.multiprocess import mark_dead_workers, multiprocess_dir
 from app.platform.errors import ServiceError
@@ -20,7 +19,6 @@ from app.platform.errors import ServiceError
 METRICS_PATH = "/metrics"
 ROUNDS_ROUTE = "/v1/encounters/{encounter_id}/rounds"
 RESOLVE_ROUTE = "/v1/resolve"
-REPLAYED_HEADER = "Idempotent-Replayed"  # a replay answers a round resolved before: not counted twice
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # Registers a listener called with the connections in use after every checkout and checkin.
 PoolWatcher = Callable[[Callable[[int], None]], None]
@@ -31,30 +29,48 @@ class MetricsUnauthorized(ServiceError):
     headers = {"WWW-Authenticate": "Bearer"}
 
 
-def rounds_counter(registry: CollectorRegistry) -> Callable[[Info], None]:
-    """Counts rounds from the answers of the two routes that resolve them, so the round code itself
-    needs no metrics: a stored round is a fresh 201 from POST .../rounds, a stateless one a 200 from
-    POST /v1/resolve."""
-    resolved = Counter(
-        "combat_rounds_resolved",
-        "Rounds resolved: stored (POST /v1/encounters/{id}/rounds) or stateless (POST /v1/resolve).",
-        ["stored"],
-        registry=registry,
-    )
-    resolved.labels("true")
-    resolved.labels("false")
+class HttpMetrics:
+    """Requests and latency by route template, method and status, and the rounds resolved, recorded by the
+    edge (edge.py) once per answer. The labelled children are kept: finding one in prometheus_client takes a
+    lock and a dict lookup per call, and a service has a few dozen (route, method, status) triples."""
 
-    def count(info: Info) -> None:
-        if info.method != "POST" or info.response is None:
-            return
-        if info.response.headers.get(REPLAYED_HEADER, "").lower() == "true":
-            return
-        if info.modified_handler == ROUNDS_ROUTE and info.response.status_code == 201:
-            resolved.labels("true").inc()
-        elif info.modified_handler == RESOLVE_ROUTE and info.response.status_code == 200:
-            resolved.labels("false").inc()
+    def __init__(self, registry: CollectorRegistry):
+        self.requests = Counter(
+            "http_requests_total",
+            "Total number of requests by method, status and handler.",
+            ["method", "status", "handler"],
+            registry=registry,
+        )
+        self.latency = Histogram(
+            "http_request_duration_seconds",
+            "Duration of HTTP requests in seconds",
+            ["handler", "status", "method"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        resolved = Counter(
+            "combat_rounds_resolved",
+            "Rounds resolved: stored (POST /v1/encounters/{id}/rounds) or stateless (POST /v1/resolve).",
+            ["stored"],
+            registry=registry,
+        )
+        # Counted from the answers of the two routes that resolve rounds, so the round code needs no metrics:
+        # a stored round is a fresh 201 from POST .../rounds, a stateless one a 200 from POST /v1/resolve.
+        self._rounds = {(ROUNDS_ROUTE, 201): resolved.labels("true"), (RESOLVE_ROUTE, 200): resolved.labels("false")}
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
-    return count
+    def record(self, method: str, route: str, status: int, seconds: float, *, replayed: bool = False) -> None:
+        children = self._children.get((method, route, status))
+        if children is None:
+            code = str(status)
+            children = (self.requests.labels(method, code, route), self.latency.labels(route, code, method))
+            self._children[(method, route, status)] = children
+        children[0].inc()
+        children[1].observe(seconds)
+        if method == "POST" and not replayed:  # a replay answers a round resolved before: not counted twice
+            rounds = self._rounds.get((route, status))
+            if rounds is not None:
+                rounds.inc()
 
 
 def pool_gauge(registry: CollectorRegistry, pool_in_use: Callable[[], int], watch_pool: PoolWatcher) -> Gauge:
@@ -89,35 +105,18 @@ def token_guard(token: str | None) -> Callable[..., None]:
 
 
 def install_metrics(
-    app: FastAPI,
-    *,
-    pool_in_use: Callable[[], int],
-    watch_pool: PoolWatcher,
-    metrics_token: str | None,
-    access_log: Callable[[Info], None],
-) -> CollectorRegistry:
+    app: FastAPI, *, pool_in_use: Callable[[], int], watch_pool: PoolWatcher, metrics_token: str | None
+) -> HttpMetrics:
+    """The metrics and their /metrics route; the edge records every answer into what this returns."""
     folder = multiprocess_dir()
     if folder is not None:
         mark_dead_workers(folder)
     registry = CollectorRegistry(auto_describe=True)
-    instrumentator = Instrumentator(
-        should_group_status_codes=False,  # 201, 304, 409, 412 and 429 mean different things here
-        should_group_untemplated=True,  # unknown paths share one "none" series: no label explosion
-        excluded_handlers=[],
-        registry=registry,
-    )
-    instrumentator.add(
-        metrics.requests(registry=registry),
-        metrics.latency(registry=registry, should_include_status=True, buckets=LATENCY_BUCKETS),
-        rounds_counter(registry),
-        access_log,
-    )
+    http = HttpMetrics(registry)
     pool_gauge(registry, pool_in_use, watch_pool)
-    instrumentator.instrument(app)
-    instrumentator.expose(
-        app,
-        endpoint=METRICS_PATH,
-        include_in_schema=True,
+
+    @app.get(
+        METRICS_PATH,
         tags=["health"],
         dependencies=[Depends(token_guard(metrics_token))],
         response_class=PlainTextResponse,  # the Prometheus text format, documented as text/plain
@@ -127,4 +126,13 @@ def install_metrics(
         "connections in use: of every worker when the service runs with PROMETHEUS_MULTIPROC_DIR, else of "
         "the worker that answers. With METRICS_TOKEN set, send it as a bearer token.",
     )
-    return registry
+    async def metrics() -> Response:
+        if multiprocess_dir() is None:
+            exposition = generate_latest(registry)
+        else:  # every worker's files, added up
+            collected = CollectorRegistry()
+            MultiProcessCollector(collected)  # type: ignore[no-untyped-call]  # unannotated upstream
+            exposition = generate_latest(collected)
+        return Response(exposition, media_type=CONTENT_TYPE_LATEST)
+
+    return http

@@ -1,12 +1,10 @@
-"""X-Request-ID: taken from the caller when it is a safe token, made otherwise, echoed on every answer."""
+"""X-Request-ID: taken from the caller when it is a safe token, made otherwise (edge.py), echoed on every answer."""
 
 from __future__ import annotations
 
 import inspect
 import re
-from uuid import uuid4
 
-from asgi_correlation_id import CorrelationIdMiddleware
 from asgi_correlation_id.context import correlation_id
 from fastapi import FastAPI, Request
 from starlette.responses import Response
@@ -25,20 +23,10 @@ def current_request_id() -> str | None:
     return correlation_id.get()
 
 
-def install_request_ids(app: FastAPI) -> None:
-    app.add_middleware(
-        CorrelationIdMiddleware,
-        header_name=REQUEST_ID_HEADER,
-        generator=lambda: uuid4().hex,
-        validator=is_acceptable_request_id,
-    )
-    _echo_on_unexpected_errors(app)
-
-
-def _echo_on_unexpected_errors(app: FastAPI) -> None:
+def echo_on_unexpected_errors(app: FastAPI) -> None:
     """Starlette answers an unhandled exception from its outermost layer, outside every middleware the
-    app adds, so the request id middleware never sees that 500 go out: the handler adds the header
-    itself (the id is still in the context there)."""
+    app adds, so the edge never sees that 500 go out: the handler adds the header itself (the id is
+    still in the context there)."""
     handler = app.exception_handlers.get(Exception)
     if handler is None:
         return

@@ -21,10 +21,11 @@ class Settings(BaseSettings):
         "by default.",
     )
     # Per worker: the SQLAlchemy engine's one pool, up to the sum of the two. Connections beyond the pool
-    # are closed when returned, and PostgreSQL forks a process for every new one: the pool must hold what
-    # a busy worker uses at once (measured: 10 made a new session every 9 requests at 16 connections per worker).
-    db_pool_size: int = 20
-    db_max_overflow: int = 5
+    # are closed when returned, and PostgreSQL forks a process for every new one (asyncpg first tries TLS on
+    # each): an overflow churns connections under a steady load. 25 and none: a request beyond 25 at once
+    # waits for a connection instead (bench/README.md, "Pool and workers").
+    db_pool_size: int = 25
+    db_max_overflow: int = 0
     sqlite_busy_timeout_ms: int = 5000
     max_body_bytes: int = 64 * 1024
     import_max_bytes: int = Field(

@@ -20,6 +20,27 @@ from app.platform.db import Database
 from app.platform.ratelimit import RateLimiter
 
 
+# Plain functions for code that already has the request (access, idempotency): no dependency to solve.
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def database_of(request: Request) -> Database:
+    database: Database = request.app.state.database
+    return database
+
+
+def limiter_of(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+def credentials_of(request: Request) -> TTLCache[str, Any]:
+    cache: TTLCache[str, Any] = request.app.state.credentials
+    return cache
+
+
 async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Query
+from fastapi import Depends, Query, Request
 
-from app.access.auth import current_principal, encounter_reader, optional_principal
+from app.access.auth import current_principal, encounter_reader
 from app.access.service import Principal
 from app.deps import DatabaseDep, get_event_hub
 from app.events import tickets
@@ -23,16 +23,11 @@ Ticket = Annotated[
 ]
 
 
-async def stream_reader(
-    encounter_id: str,
-    database: DatabaseDep,
-    principal: Annotated[Principal | None, Depends(optional_principal)],
-    ticket: Ticket = None,
-) -> Principal:
+async def stream_reader(request: Request, encounter_id: str, database: DatabaseDep, ticket: Ticket = None) -> Principal:
     """Whoever may read the encounter, by Authorization or by a ticket (which is used up)."""
     if ticket is not None:
         return await tickets.redeem(database, ticket=ticket, encounter_id=encounter_id)
-    return await encounter_reader(encounter_id, await current_principal(principal, database))
+    return encounter_reader(await current_principal(request), {"encounter_id": encounter_id})
 
 
 StreamReaderDep = Annotated[Principal, Depends(stream_reader)]

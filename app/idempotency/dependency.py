@@ -4,16 +4,16 @@ A key's scope is the caller's (its campaign, or its address when anonymous), whi
 builds the dependency with `idempotency_dependency(its scope dependency)`, so nothing here looks up.
 """
 
-# No `from __future__ import annotations`: the nested dependency names `scope_of`, a closure variable,
-# which FastAPI could not resolve from a string annotation.
+# No `from __future__ import annotations`: FastAPI reads the nested dependency's annotations, which a
+# string annotation would hide behind names it cannot resolve.
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Header, Request
+from fastapi import FastAPI, Header, Request
 from starlette.responses import Response
 
-from app.deps import DatabaseDep, SettingsDep
+from app.deps import database_of, settings_of
 from app.idempotency import keys
 from app.idempotency.keys import Claim
 from app.web.responses import Reply
@@ -28,15 +28,14 @@ class Replay(Exception):
         self.reply = reply
 
 
-def idempotency_dependency(scope_of: Callable[..., Awaitable[str]]) -> Callable[..., AsyncIterator[Claim | None]]:
-    """The dependency for routes that take an Idempotency-Key; `scope_of` is a dependency naming whose keys
-    these are (keys never cross scopes)."""
+def idempotency_dependency(
+    scope_of: Callable[[Request], Awaitable[str]],
+) -> Callable[..., AsyncIterator[Claim | None]]:
+    """The dependency for routes that take an Idempotency-Key; `scope_of(request)` names whose keys these
+    are (keys never cross scopes). One dependency: it asks for nothing FastAPI would solve apart."""
 
     async def idempotency(
         request: Request,
-        scope: Annotated[str, Depends(scope_of)],
-        settings: SettingsDep,
-        database: DatabaseDep,
         idempotency_key: Annotated[
             str | None,
             Header(
@@ -53,12 +52,13 @@ def idempotency_dependency(scope_of: Callable[..., Awaitable[str]]) -> Callable[
             return
         key = keys.parse_key(idempotency_key)
         body = await request.body()
+        database = database_of(request)
         outcome = await keys.claim(
             database,
-            scope=scope,
+            scope=await scope_of(request),
             key=key,
             request_fingerprint=keys.fingerprint(request.method, request.url.path, body),
-            lease_seconds=settings.idempotency_lease_seconds,
+            lease_seconds=settings_of(request).idempotency_lease_seconds,
         )
         if isinstance(outcome, Reply):
             raise Replay(outcome)

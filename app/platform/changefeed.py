@@ -13,7 +13,8 @@ announce, app/events listens; neither imports the other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -96,19 +97,30 @@ async def announce(session: AsyncSession, *changes: Change) -> None:
         _keep_until_commit(session, changes)
 
 
+# A statement written again and again (a round's INSERT) gets its notifying form once: building it per
+# request would cost its construction and a new cache key every time.
+_NOTIFYING: weakref.WeakKeyDictionary[Insert | Update | Delete, Insert | Update | Delete] = weakref.WeakKeyDictionary()
+
+
 async def write_and_announce(
-    session: AsyncSession, statement: Insert | Update | Delete, *changes: Change
+    session: AsyncSession,
+    statement: Insert | Update | Delete,
+    *changes: Change,
+    parameters: Mapping[str, Any] | None = None,
 ) -> Result[Any]:
     """Run a write of exactly one row and `announce` the changes with it: on PostgreSQL, in that statement's
     RETURNING (a column `notified`), which saves the notices a round trip of their own. One row, because
     RETURNING runs once per row written."""
     if not _postgres(session):
-        result = await session.execute(statement)
+        result = await session.execute(statement, dict(parameters or {}))
         _keep_until_commit(session, changes)
         return result
+    notifying = _NOTIFYING.get(statement)
+    if notifying is None:
+        notifying = _NOTIFYING[statement] = statement.returning(NOTIFIED)
     payloads = [change.payload() for change in changes]
-    notifying: Result[Any] = await session.execute(statement.returning(NOTIFIED), {PAYLOADS.key: payloads})
-    return notifying
+    written: Result[Any] = await session.execute(notifying, {**(parameters or {}), PAYLOADS.key: payloads})
+    return written
 
 
 def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callable[[], None]:

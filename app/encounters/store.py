@@ -53,7 +53,7 @@ def _record(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
 
 async def read(database: Database, *, campaign_id: str, encounter_id: str) -> EncounterRecord:
     """Outside a transaction: one autocommitted statement."""
-    rows = await database.rows(ENCOUNTER_WITH_COMBATANTS, {"encounter_id": encounter_id, "campaign_id": campaign_id})
+    rows = await database.read(ENCOUNTER_WITH_COMBATANTS, {"encounter_id": encounter_id, "campaign_id": campaign_id})
     return _record(rows, encounter_id)
 
 
@@ -399,9 +399,10 @@ async def round_document(
 ) -> tuple[dict[str, Any], int]:
     """One stored round's document and its encounter's version, in one statement."""
     keys = {"encounter_id": encounter_id, "campaign_id": campaign_id}
-    found = await database.rows(ROUND_WITH_VERSION, {**keys, "number": number})
+    found = await database.read(ROUND_WITH_VERSION, {**keys, "number": number})
     if found:
-        return found[0].document, found[0].version
+        document, version = found[0]
+        return document, version
     if not await database.rows(ROUND_COUNT, keys):
         raise NotFound(f"There is no encounter {encounter_id}.")
     raise NotFound(f"Encounter {encounter_id} has no round {number}.")

@@ -4,7 +4,9 @@ control included.
 SQLAlchemy's `before_cursor_execute` sees every statement but not BEGIN and COMMIT on PostgreSQL, which
 asyncpg sends itself; those come from the engine's `begin`/`commit`/`rollback` events, counted only for a
 connection that really opened a transaction (an AUTOCOMMIT one opens none). On SQLite, app/db.py sends
-BEGIN as a statement, so that is what opens one there.
+BEGIN as a statement, so that is what opens one there. A hot read on PostgreSQL runs on the driver's own
+connection (Database.read), which SQLAlchemy's events do not see: asyncpg's `Connection.fetch` is watched
+for it (SQLAlchemy's own execution goes through prepared statements, never through that method).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import asyncpg
 from fastapi import FastAPI
 from sqlalchemy import event
 
@@ -77,10 +80,18 @@ def statements_sent(app: FastAPI) -> Iterator[list[str]]:
         ("commit", ended("COMMIT")),
         ("rollback", ended("ROLLBACK")),
     ]
+    driver_fetch = asyncpg.Connection.fetch
+
+    async def fetch(connection: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+        sent.append(label(query))
+        return await driver_fetch(connection, query, *args, **kwargs)
+
     for name, listener in listeners:
         event.listen(engine, name, listener)
+    asyncpg.Connection.fetch = fetch  # type: ignore[method-assign]
     try:
         yield sent
     finally:
+        asyncpg.Connection.fetch = driver_fetch  # type: ignore[method-assign]
         for name, listener in listeners:
             event.remove(engine, name, listener)

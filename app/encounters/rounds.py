@@ -62,6 +62,7 @@ def outcome(
 @retry_stale_snapshot
 async def resolve_next_round(
     *,
+    database: Database,
     session: AsyncSession,
     campaign_id: str,
     encounter_id: str,
@@ -70,11 +71,14 @@ async def resolve_next_round(
     claim: Claim | None = None,
 ) -> Reply:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
+    # The encounter with its combatants, read before the transaction (one statement, a snapshot by itself,
+    # on the lightest path): the version's compare-and-set below proves it is still the state the round is
+    # resolved from, since every change to the aggregate moves that version.
+    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+    require_unfinished(encounter)
     async with write_transaction(session):
-        # Core, not the ORM, on this hot path: one SELECT of the encounter with its combatants in; the
-        # version's UPDATE, the staged declarations' DELETE, one INSERT (announcing) and one executemany out.
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
+        # Core, not the ORM, on this hot path: the version's UPDATE, the staged declarations' DELETE, one
+        # INSERT (announcing) and one executemany.
         number = encounter.round + 1
         # The version's update comes first: it holds the encounter's row, which orders the staged
         # declarations' taking.

@@ -51,10 +51,15 @@ def _record(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
     return EncounterRecord(**{name: encounter[name] for name in convert.ENCOUNTER_COLUMNS}, combatants=combatants)
 
 
-async def read(database: Database, *, campaign_id: str, encounter_id: str) -> EncounterRecord:
-    """Outside a transaction: one autocommitted statement."""
+async def read(
+    database: Database, *, campaign_id: str, encounter_id: str, if_match: str | None = None
+) -> EncounterRecord:
+    """Outside a transaction: one autocommitted statement (a consistent snapshot by itself). A change may
+    read this way before its transaction: its `bump_version` then proves nothing changed since."""
     rows = await database.read(ENCOUNTER_WITH_COMBATANTS, {"encounter_id": encounter_id, "campaign_id": campaign_id})
-    return _record(rows, encounter_id)
+    encounter = _record(rows, encounter_id)
+    check_if_match(if_match, encounter.version)
+    return encounter
 
 
 async def load(

@@ -66,7 +66,7 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     encounter = create_encounter(client, fighter("Ala"))
     url = f"/v1/encounters/{encounter['id']}"
     assert client.post(f"{url}/rounds", json={}).status_code == 201
-    original = store.load
+    original = store.read  # how a round reads the encounter, before its transaction
 
     async def stale_encounter(*args, **kwargs):
         return dataclasses.replace(await original(*args, **kwargs), round=0)  # as read before round 1
@@ -74,7 +74,7 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     async def version_guard_skipped(*args, **kwargs):
         return 99
 
-    monkeypatch.setattr(store, "load", stale_encounter)
+    monkeypatch.setattr(store, "read", stale_encounter)
     monkeypatch.setattr(store, "bump_version", version_guard_skipped)
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()

@@ -267,6 +267,7 @@ def _resolve_beside_the_app(settings, client, encounter_id: str, body: dict) -> 
         try:
             async with database.sessions() as session:
                 reply = await rounds.resolve_next_round(
+                    database=database,
                     session=session,
                     campaign_id=campaign_id,
                     encounter_id=encounter_id,

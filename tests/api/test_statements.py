@@ -50,8 +50,10 @@ def test_resolving_a_round(client, fight):
     status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json=body))
     assert status == 201
     assert sent == _expected(client, [
+        # the encounter and its combatants, one row each, read before the transaction (a snapshot by itself,
+        # on the lightest path): the compare-and-set below proves nothing changed since
+        "select encounters",
         "BEGIN",
-        "select encounters",  # the encounter and its combatants, one row each
         "update encounters",  # the version compare-and-set, with the new round number; holds the row
         "delete staged_declarations",  # every staged one taken, used or overridden (RETURNING them)
         "insert rounds",  # the round's document and the states before and after it; pg: + its notice
@@ -67,8 +69,8 @@ def test_resolving_a_round_with_staged_declarations(client, fight):
     status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json={"seed": 1}))
     assert status == 201
     assert sent == _expected(client, [
-        "BEGIN",
         "select encounters",
+        "BEGIN",
         "update encounters",
         "delete staged_declarations",
         "insert rounds",  # pg: + the notices of the round and of the two declarations it took, in one
@@ -84,8 +86,8 @@ def test_resolving_a_round_with_an_idempotency_key(client, fight):
     assert status == 201
     assert sent == _expected(client, [
         "insert idempotency_keys",  # the key's claim, before the work, committed by itself
-        "BEGIN",
         "select encounters",
+        "BEGIN",
         "update encounters",
         "delete staged_declarations",
         "insert rounds",

@@ -29,6 +29,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 async def resolve_next_round(
     encounter_id: str,
     round_in: RoundCreate,
+    database: DatabaseDep,
     session: SessionDep,
     principal: EncounterOwnerDep,
     claim: IdempotencyDep,
@@ -36,6 +37,7 @@ async def resolve_next_round(
 ) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
     reply = await rounds.resolve_next_round(
+        database=database,
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,

@@ -7,10 +7,13 @@ flows through (tests/api/test_fields.py fails when a schema, the table and the r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from app.encounters.schemas.encounter import (
     CombatantRead,
@@ -39,6 +42,7 @@ from app.resolver.codec import (
     wound_from_json,
     wound_to_json,
 )
+from app.web.resolver_schemas import RulesetRead
 from app.web.stat_block import InlineWeapon
 
 CombatantRow = Mapping[str, Any]  # one combatant's columns, by name
@@ -224,8 +228,16 @@ def combatant_read(row: CombatantRow) -> CombatantRead:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _ruleset_read(rules_key: bytes) -> tuple[RulesetRead, int]:
+    """The ruleset in force for these overrides, validated once (a pure function of them, so a worker's
+    copy is never stale), and its turn length."""
+    ruleset = build_ruleset(orjson.loads(rules_key))
+    return RulesetRead.model_validate(dict(ruleset.document)), ruleset.turn_length
+
+
 def encounter_read(encounter: EncounterRecord) -> EncounterRead:
-    ruleset = build_ruleset(encounter.rules)
+    ruleset, turn_length = _ruleset_read(orjson.dumps(encounter.rules, option=orjson.OPT_SORT_KEYS))
     return EncounterRead(
         id=encounter.id,
         name=encounter.name,
@@ -235,8 +247,8 @@ def encounter_read(encounter: EncounterRecord) -> EncounterRead:
         updated_at=encounter.updated_at,
         finished=encounter.finished_at is not None,
         finished_at=encounter.finished_at,
-        turn=encounter.round // ruleset.turn_length + 1,
+        turn=encounter.round // turn_length + 1,
         rules=encounter.rules,
-        ruleset=dict(ruleset.document),
+        ruleset=ruleset,
         combatants=[combatant_read(c) for c in encounter.combatants],
     )

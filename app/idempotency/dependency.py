@@ -47,6 +47,7 @@ def idempotency_dependency(
             ),
         ] = None,
     ) -> AsyncIterator[Claim | None]:
+        scope = await scope_of(request)  # with or without a key: bad credentials are a 401 either way
         if idempotency_key is None:
             yield None
             return
@@ -55,7 +56,7 @@ def idempotency_dependency(
         database = database_of(request)
         outcome = await keys.claim(
             database,
-            scope=await scope_of(request),
+            scope=scope,
             key=key,
             request_fingerprint=keys.fingerprint(request.method, request.url.path, body),
             lease_seconds=settings_of(request).idempotency_lease_seconds,

@@ -63,20 +63,20 @@ def outcome(
 async def resolve_next_round(
     *,
     database: Database,
-    session: AsyncSession,
     campaign_id: str,
     encounter_id: str,
     round_in: RoundCreate,
     if_match: str | None,
     claim: Claim | None = None,
 ) -> Reply:
-    """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction."""
+    """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction.
+    The session is opened here, for the transaction only (the hot path solves no session dependency)."""
     # The encounter with its combatants, read before the transaction (one statement, a snapshot by itself,
     # on the lightest path): the version's compare-and-set below proves it is still the state the round is
     # resolved from, since every change to the aggregate moves that version.
     encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
     require_unfinished(encounter)
-    async with write_transaction(session):
+    async with database.sessions() as session, write_transaction(session):
         # Core, not the ORM, on this hot path: the version's UPDATE, the staged declarations' DELETE, one
         # INSERT (announcing) and one executemany.
         number = encounter.round + 1

@@ -265,15 +265,13 @@ def _resolve_beside_the_app(settings, client, encounter_id: str, body: dict) -> 
     async def resolve() -> dict:
         database = Database(settings)
         try:
-            async with database.sessions() as session:
-                reply = await rounds.resolve_next_round(
-                    database=database,
-                    session=session,
-                    campaign_id=campaign_id,
-                    encounter_id=encounter_id,
-                    round_in=RoundCreate.model_validate(body),
-                    if_match=None,
-                )
+            reply = await rounds.resolve_next_round(
+                database=database,
+                campaign_id=campaign_id,
+                encounter_id=encounter_id,
+                round_in=RoundCreate.model_validate(body),
+                if_match=None,
+            )
         finally:
             await database.dispose()
         assert reply.status_code == 201, reply.body

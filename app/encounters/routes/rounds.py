@@ -17,7 +17,7 @@ from app.web.resolver_schemas import RulesetRead
 from app.web.responses import Reply
 from app.web.schemas import Page
 
-router = APIRouter(tags=["rounds"])
+router = APIRouter(tags=["rounds"])  # the hottest routes first: Starlette tries them in order
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 
@@ -27,24 +27,63 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
     response_model=RoundRead,
 )
 async def resolve_next_round(
+    request: Request,  # the database is taken from it: the hottest write solves no database or session node
     encounter_id: str,
     round_in: RoundCreate,
-    database: DatabaseDep,
-    session: SessionDep,
     principal: EncounterOwnerDep,
     claim: IdempotencyDep,
     if_match: IfMatch = None,
 ) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
     reply = await rounds.resolve_next_round(
-        database=database,
-        session=session,
+        database=database_of(request),
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         round_in=round_in,
         if_match=if_match,
         claim=claim,
     )
+    return reply.response()
+
+
+@router.get(
+    "/v1/encounters/{encounter_id}/rounds/{number}",
+    response_model=RoundRead,
+    responses={304: NOT_MODIFIED},
+)
+async def read_round(
+    request: Request,  # the database is taken from it: one dependency fewer to solve on a hot read
+    encounter_id: str,
+    number: RoundNumber,
+    principal: ReaderDep,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """One stored round: the same document its POST returned. Its ETag is the encounter's."""
+    document, version = await rounds.get_round(
+        database_of(request),
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        number=number,
+        screened=not principal.is_owner,
+    )
+    if still_current(if_none_match, version):
+        return not_modified(version)
+    return Reply.json(200, document, etag=etag(version)).response()
+
+
+@router.post(
+    "/v1/resolve",
+    response_model=RoundRead,
+    dependencies=[Depends(limit_anonymous)],
+)
+async def resolve(request: Request, body: ResolveRequest, claim: IdempotencyDep) -> Response:
+    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
+
+    Open to anyone (counted per address); with a key, counted against the key instead."""
+    reply = rounds.resolve_stateless(body)  # CPU only, and short: no thread hop
+    if claim is not None:
+        async with database_of(request).sessions() as session:  # only with a key: else no database at all
+            await rounds.keep_reply(session=session, claim=claim, reply=reply)
     return reply.response()
 
 
@@ -76,31 +115,6 @@ async def list_rounds(
     return Reply.json(200, page, etag=etag(version)).response()
 
 
-@router.get(
-    "/v1/encounters/{encounter_id}/rounds/{number}",
-    response_model=RoundRead,
-    responses={304: NOT_MODIFIED},
-)
-async def read_round(
-    request: Request,  # the database is taken from it: one dependency fewer to solve on a hot read
-    encounter_id: str,
-    number: RoundNumber,
-    principal: ReaderDep,
-    if_none_match: IfNoneMatch = None,
-) -> Response:
-    """One stored round: the same document its POST returned. Its ETag is the encounter's."""
-    document, version = await rounds.get_round(
-        database_of(request),
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        number=number,
-        screened=not principal.is_owner,
-    )
-    if still_current(if_none_match, version):
-        return not_modified(version)
-    return Reply.json(200, document, etag=etag(version)).response()
-
-
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
 async def undo_round(
     encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
@@ -110,22 +124,6 @@ async def undo_round(
         session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
     )
     return Reply.no_content(etag=etag(version)).response()
-
-
-@router.post(
-    "/v1/resolve",
-    response_model=RoundRead,
-    dependencies=[Depends(limit_anonymous)],
-)
-async def resolve(body: ResolveRequest, claim: IdempotencyDep, database: DatabaseDep) -> Response:
-    """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
-
-    Open to anyone (counted per address); with a key, counted against the key instead."""
-    reply = rounds.resolve_stateless(body)  # CPU only, and short: no thread hop
-    if claim is not None:
-        async with database.sessions() as session:  # only with a key: without one, no database at all
-            await rounds.keep_reply(session=session, claim=claim, reply=reply)
-    return reply.response()
 
 
 @router.get("/v1/rules", tags=["rules"], response_model=RulesetRead)

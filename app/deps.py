@@ -41,19 +41,13 @@ def credentials_of(request: Request) -> TTLCache[str, Any]:
     return cache
 
 
+# The same objects as dependencies, for routes that declare them.
 async def get_settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return settings_of(request)
 
 
 async def get_database(request: Request) -> Database:
-    database: Database = request.app.state.database
-    return database
-
-
-async def get_limiter(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.limiter
-    return limiter
+    return database_of(request)
 
 
 async def get_event_hub(request: Request) -> object:
@@ -62,8 +56,7 @@ async def get_event_hub(request: Request) -> object:
 
 
 async def get_credential_cache(request: Request) -> TTLCache[str, Any]:
-    cache: TTLCache[str, Any] = request.app.state.credentials
-    return cache
+    return credentials_of(request)
 
 
 async def get_session(database: Annotated[Database, Depends(get_database)]) -> AsyncIterator[AsyncSession]:
@@ -81,6 +74,5 @@ async def get_odds_runner(request: Request) -> object:
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 DatabaseDep = Annotated[Database, Depends(get_database)]
-LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 CredentialCacheDep = Annotated[TTLCache[str, Any], Depends(get_credential_cache)]
 SessionDep = Annotated[AsyncSession, Depends(get_session)]

@@ -10,6 +10,7 @@ Use cases call `store.<name>`; each name lives in exactly one of these modules.
 """
 
 from app.encounters.store.aggregate import (
+    ENCOUNTER_WITH_COMBATANTS,
     bump_version,
     delete_encounter,
     hold_version,
@@ -29,6 +30,9 @@ from app.encounters.store.combatant_rows import (
     write_round_states,
 )
 from app.encounters.store.history import (
+    ROUND_WITH_VERSION,
+    STREAMED_ROUND,
+    VERSION,
     delete_round,
     first_snapshot,
     hidden_ids,
@@ -51,6 +55,10 @@ from app.encounters.store.staged import (
 )
 
 __all__ = [
+    "ENCOUNTER_WITH_COMBATANTS",
+    "ROUND_WITH_VERSION",
+    "STREAMED_ROUND",
+    "VERSION",
     "bump_version",
     "clear_staged",
     "delete_combatant",

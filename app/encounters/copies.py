@@ -1,4 +1,5 @@
-"""Saved fights: a new encounter copied from an old one, as it began (before round 1) or as it is now.
+"""Saved fights: a new encounter copied from an old one, as it began (before round 1), as it is now, or as
+it stood after round k (a what-if: no combatant linked, the roster never touched).
 
 The same rules; new encounter and combatant ids (effect ids are kept: they are unique within a combatant);
 no rounds and nothing staged. Linked characters join the copy linked again, with their current roster
@@ -17,9 +18,10 @@ from app.encounters import convert, store
 from app.encounters.combatants import checked_values, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.ids import new_id
-from app.encounters.schemas.encounter import CombatantFields
+from app.encounters.schemas.encounter import AfterRound, CombatantFields
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
+from app.platform.errors import Unprocessable
 from app.platform.transactions import write_transaction
 from app.resolver import build_ruleset
 from app.web.etags import etag
@@ -34,19 +36,35 @@ async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: 
     return {**checked_values(fields, build_ruleset(encounter.rules)), "character_id": row["character_id"]}
 
 
+async def _after_round(session: AsyncSession, source: EncounterRecord, k: int) -> list[dict[str, Any]]:
+    """Every combatant as it stood after round k: round k's stored state after it (round 1's before, for 0)."""
+    if k > source.round:
+        raise Unprocessable(
+            f"Encounter {source.id} has {source.round} round(s): a what-if starts after one of 0..{source.round}.",
+            errors=[{"in": "body", "pointer": "/from/after_round", "detail": f"at most {source.round}"}],
+        )
+    if k == 0:
+        began = await store.first_snapshot(session, source.id)
+        return [dict(row) for row in source.combatants] if began is None else began["combatants"]
+    return await store.state_after(session, source.id, k)
+
+
 async def copy(
     *,
     session: AsyncSession,
     campaign_id: str,
     encounter_id: str,
     name: str | None,
-    start: Literal["start", "now"],
+    start: Literal["start", "now"] | AfterRound,
     claim: Claim | None = None,
 ) -> Reply:
     async with write_transaction(session):
         source = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
         rows: list[dict[str, Any]] = [dict(row) for row in source.combatants]
-        if start == "start":
+        if isinstance(start, AfterRound):
+            stood = await _after_round(session, source, start.after_round)
+            rows = [{**convert.restored(row), "character_id": None} for row in stood]
+        elif start == "start":
             began = await store.first_snapshot(session, encounter_id)
             if began is not None:
                 rows = [convert.restored(saved) for saved in began["combatants"]]

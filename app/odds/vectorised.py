@@ -85,6 +85,7 @@ class Numbers:
         self.delay = column([p.delay for p in profiles])
         self.damage_sides = column([p.damage_sides for p in profiles])
         self.damage_dice = column([len(p.damage_keys[0]) for p in profiles])
+        self.damage_used = np.arange(self.dice_max)[None, None, None, :] < self.damage_dice[None, :, None, None]
         # the members of a group share their first delay die: each member's first die is its group leader's
         leaders: dict[bytes, int] = {}
         self.first_die_of = column([leaders.setdefault(p.initiative_keys[0], p.index) for p in profiles])
@@ -101,6 +102,12 @@ class Numbers:
         self.wound_penalty = column([row.penalty for row in rows])
         self.wound_bleed = column([row.bleed for row in rows])
         self.wound_forces = column([0 if row.forces is None else SEVERITY[row.forces] for row in rows])
+
+    def wound(self, penalty: Ints, bleed: Ints, status: Ints, at: Ints, whom: Ints, row: Ints) -> None:
+        """Wound class `row` on combatant `whom` of fight `at` (one per fight: no index repeats)."""
+        penalty[at, whom] += self.wound_penalty[row]
+        bleed[at, whom] += self.wound_bleed[row]
+        status[at, whom] = np.maximum(status[at, whom], self.wound_forces[row])
 
 
 def arena_initiative_max() -> int:
@@ -121,14 +128,14 @@ class NumpyDraws:
     def round(self, number: int, fights: Ints) -> RoundDraws:
         n, shape = self.numbers, (len(fights), self.numbers.count, self.numbers.attacks_max)
         random = self.random
+        # A die of k faces is floor(u × k) + 1 for a uniform double u: uniform within 2^-53 per face
+        # (as SeededDice's multiply-shift is within 2^-64), and one draw of doubles costs less than bounded ints.
         picks = random.random(shape[:2])
-        delay = random.integers(1, self.delay_die, size=shape, endpoint=True)
+        delay = (random.random(shape) * self.delay_die).astype(np.int64) + 1
         delay[:, :, 0] = delay[:, n.first_die_of, 0]
-        d20 = random.integers(1, D20, size=shape, endpoint=True)
-        sides = np.broadcast_to(n.damage_sides[None, :, None, None], (*shape, n.dice_max))
-        rolls = random.integers(1, sides, endpoint=True)
-        used = np.arange(n.dice_max)[None, None, None, :] < n.damage_dice[None, :, None, None]
-        return RoundDraws(picks, delay, d20, (rolls * used).sum(axis=3))
+        d20 = (random.random(shape) * D20).astype(np.int64) + 1
+        rolls = (random.random((*shape, n.dice_max)) * n.damage_sides[None, :, None, None]).astype(np.int64) + 1
+        return RoundDraws(picks, delay, d20, (rolls * n.damage_used).sum(axis=3))
 
 
 class KeyedDraws:
@@ -339,16 +346,21 @@ class VectorArena:
         attack_bonus = (arena.attack_bonus + n.attack + eff_attack)[actors]
         defense_bonus = (arena.defense_bonus + n.defense + eff_defense)[victims]
         soak = n.soak[victims]
+        # A tick of one action (the usual case) changes the state at once; only the earlier actions of a
+        # longer tick hold their changes until its last action, which applies them with its own.
+        goes_on = np.zeros_like(new_ticks)
+        goes_on[:, :-1] = ~new_ticks[:, 1:] & (keys[:, 1:] != NO_ACTION)
         pending = Pending(b)
         for position in range(positions):
-            if pending.waiting.any():
-                pending.settle(b, new_ticks[:, position])
+            later = goes_on[:, position]
             actor, victim = actors[:, position], victims[:, position]
             acting = (keys[:, position] != NO_ACTION) & (b.status[rows, actor] == ACTIVE)
             drawing = acting & ~b.ready[rows, actor]
             if drawing.any():
-                pending.ready[rows[drawing], actor[drawing]] = True
-                pending.waiting |= drawing
+                held, now = drawing & later, drawing & ~later
+                b.ready[rows[now], actor[now]] = True
+                pending.ready[rows[held], actor[held]] = True
+                pending.waiting |= held
             victim_status = b.status[rows, victim]
             defends = victim_status != UNCONSCIOUS  # an unconscious target defends with 0 flat
             tn = attack_bonus[:, position] - b.penalty[rows, actor]
@@ -360,18 +372,18 @@ class VectorArena:
                 & (d20 != arena.natural_miss)
                 & ((d20 == arena.natural_hit) | (d20 <= tn))
             )
-            if not hit.any():
-                continue
-            margin = np.maximum(tn - d20, 0) // arena.margin_divisor
-            effective = blows[:, position] + margin - soak[:, position]
-            row = np.searchsorted(n.wound_bounds, effective, side="right") - 1
-            wounded = hit & (row >= 0)
-            at, whom, wound = rows[wounded], victim[wounded], row[wounded]
-            pending.penalty[at, whom] += n.wound_penalty[wound]
-            pending.bleed[at, whom] += n.wound_bleed[wound]
-            pending.status[at, whom] = np.maximum(pending.status[at, whom], n.wound_forces[wound])
-            pending.waiting |= wounded
-        pending.settle(b, np.ones(f_count, dtype=bool))
+            if hit.any():
+                margin = np.maximum(tn - d20, 0) // arena.margin_divisor
+                effective = blows[:, position] + margin - soak[:, position]
+                row = np.searchsorted(n.wound_bounds, effective, side="right") - 1
+                wounded = hit & (row >= 0)
+                held, now = wounded & later, wounded & ~later
+                n.wound(b.penalty, b.bleed, b.status, rows[now], victim[now], row[now])
+                if held.any():
+                    n.wound(pending.penalty, pending.bleed, pending.status, rows[held], victim[held], row[held])
+                    pending.waiting |= held
+            if pending.waiting.any():
+                pending.settle(b, ~later)
         if number % self.turn_length == 0:
             self._settle_turn(b, eff_blood)
 

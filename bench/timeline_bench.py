@@ -12,8 +12,8 @@ fight of 20 combatants.
    has played 20 rounds in which nobody acted (so each of the 21 points is 1,000 whole fights of four
    against four), GET …/odds/timeline: the first computation's wall time, then the median of --repeat
    cached reads.
-3. Statistics: an encounter of 20 combatants (unarmed, vitality 1,000: nobody falls) after 100 rounds in which
-   every one attacks, GET …/stats: the median wall time of --repeat reads (from the client's call to
+3. Statistics: an encounter of 20 combatants (unarmed, vitality 1,000) after 100 rounds in which every one
+   still fighting attacks, GET …/stats: the median wall time of --repeat reads (from the client's call to
    its answer, JSON parsed).
 """
 
@@ -98,11 +98,15 @@ def stats(client: TestClient, repeat: int) -> None:
     encounter = client.post("/v1/encounters", json={"name": "Stats bench", "combatants": fighters}).json()
     url = f"/v1/encounters/{encounter['id']}"
     ids = [c["id"] for c in encounter["combatants"]]
-    declarations = [{"combatant": cid, "stance": "balanced", "action": {"type": "attack", "target": ids[(i + 1) % 20]}}
-                    for i, cid in enumerate(ids)]  # fmt: skip
+    active = set(ids)
     for number in range(100):
+        standing = [cid for cid in ids if cid in active]  # wounds pile up: a critical one forces unconscious
+        declarations = [{"combatant": cid, "stance": "balanced",
+                         "action": {"type": "attack", "target": standing[(i + 1) % len(standing)]}}
+                        for i, cid in enumerate(standing) if len(standing) > 1]  # fmt: skip
         response = client.post(f"{url}/rounds", json={"declarations": declarations, "seed": number})
         assert response.status_code == 201, response.text
+        active = {c["id"] for c in response.json()["combatants"] if c["status"] == "active"}
 
     def read() -> None:
         response = client.get(f"{url}/stats")

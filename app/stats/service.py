@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cachetools import LRUCache
+
 from app.encounters import screen
 from app.encounters import store as encounters
 from app.platform.db import Database
@@ -24,17 +26,27 @@ def screened_round(stored: StoredRound, hidden: frozenset[str]) -> StoredRound:
     )
 
 
+# Every screen at the table re-reads the statistics after each round: one count per version, per worker.
+# An encounter's stored rounds change only with its version, so a version's statistics never go stale.
+_counted: LRUCache[tuple[str, int, frozenset[str]], dict[str, Any]] = LRUCache(maxsize=32)
+
+
 async def for_encounter(database: Database, *, campaign_id: str, encounter_id: str, screened: bool) -> dict[str, Any]:
     """GET /v1/encounters/{id}/stats: counted from rounds 1..latest; for a token, as the round documents
     read for it (no hidden combatant's counts, series points or actions on it)."""
     encounter = await encounters.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
+    hidden = screen.hidden_ids(encounter.combatants) if screened else frozenset()
+    key = (encounter_id, encounter.version, hidden)
+    counted = _counted.get(key)
+    if counted is not None:
+        return counted
     rounds = await store.rounds_of(database, encounter_id, encounter.round)
     current = encounter.combatants
-    if screened:
-        hidden = screen.hidden_ids(encounter.combatants)
+    if hidden:
         rounds = [screened_round(stored, hidden) for stored in rounds]
         current = tuple(row for row in current if row["id"] not in hidden)
-    return encounter_stats(encounter_id, rounds, current)
+    counted = _counted[key] = encounter_stats(encounter_id, rounds, current)
+    return counted
 
 
 async def for_campaign(database: Database, *, campaign_id: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.stats.counting import BLOOD, NUMBERS, TALLIES
+from app.stats.schemas import EncounterStatsRead
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.stats.helpers import seeded_fight
 
@@ -128,6 +129,7 @@ def summed(combatants: list[dict[str, Any]]) -> dict[str, Any]:
 def test_sides_sum_their_combatants_and_series_k_is_round_k(client, seed):
     url, ids = seeded_fight(client, 8, seed=seed, rules={"turn_length": 3})
     stats = client.get(f"{url}/stats").json()
+    assert EncounterStatsRead.model_validate(stats).model_dump(mode="json") == stats  # the documented shape
     by_side: dict[str, list[dict[str, Any]]] = {}
     for c in stats["combatants"]:
         by_side.setdefault(c["side"], []).append(c)

@@ -13,8 +13,9 @@ fight of 20 combatants.
    against four), GET …/odds/timeline: the first computation's wall time, then the median of --repeat
    cached reads.
 3. Statistics: an encounter of 20 combatants (unarmed, vitality 1,000) after 100 rounds in which every one
-   still fighting attacks, GET …/stats: the median wall time of --repeat reads (from the client's call to
-   its answer, JSON parsed).
+   still fighting attacks, GET …/stats: the first read's wall time (the rounds read and counted), then
+   the median of --repeat reads of the same version (kept by the worker), from the client's call to its
+   answer, JSON parsed.
 """
 
 from __future__ import annotations

@@ -351,20 +351,27 @@ class VectorArena:
         goes_on = np.zeros_like(new_ticks)
         goes_on[:, :-1] = ~new_ticks[:, 1:] & (keys[:, 1:] != NO_ACTION)
         pending = Pending(b)
+        # cells of the (fight, combatant) arrays as flat indices: a 1-D take is cheaper than 2-D fancy indexing
+        base = rows * n.count
+        actor_cells = base[:, None] + actors
+        victim_cells = base[:, None] + victims
         for position in range(positions):
             later = goes_on[:, position]
             actor, victim = actors[:, position], victims[:, position]
-            acting = (keys[:, position] != NO_ACTION) & (b.status[rows, actor] == ACTIVE)
-            drawing = acting & ~b.ready[rows, actor]
+            actor_cell, victim_cell = actor_cells[:, position], victim_cells[:, position]
+            status = b.status.reshape(-1)
+            acting = (keys[:, position] != NO_ACTION) & (status.take(actor_cell) == ACTIVE)
+            drawing = acting & ~b.ready.reshape(-1).take(actor_cell)
             if drawing.any():
                 held, now = drawing & later, drawing & ~later
                 b.ready[rows[now], actor[now]] = True
                 pending.ready[rows[held], actor[held]] = True
                 pending.waiting |= held
-            victim_status = b.status[rows, victim]
+            victim_status = status.take(victim_cell)
             defends = victim_status != UNCONSCIOUS  # an unconscious target defends with 0 flat
-            tn = attack_bonus[:, position] - b.penalty[rows, actor]
-            tn -= np.where(defends, defense_bonus[:, position] - b.penalty[rows, victim], 0)
+            penalty = b.penalty.reshape(-1)
+            tn = attack_bonus[:, position] - penalty.take(actor_cell)
+            tn -= np.where(defends, defense_bonus[:, position] - penalty.take(victim_cell), 0)
             d20 = d20s[:, position]
             hit = (
                 acting

@@ -11,10 +11,11 @@ import numpy as np
 
 from app.resolver.model import Combatant
 
+from .draws import NumpyDraws
 from .seeds import batch_seed
 from .simulate import FightSetup
 from .tally import OddsJob, Tally, play_fights
-from .vectorised import NumpyDraws, VectorArena, playable, tally_of
+from .vectorised import VectorArena, playable, tally_of
 
 BATCH_FIGHTS = 1000  # fights played side by side; part of what fixes a seed's answer: never change it silently
 ENGINE = "vectorised-1"  # named in what a stored point was played by: a new engine, new points

@@ -9,8 +9,8 @@ round ends), so every action reads the state as its tick began, as the Arena and
 
 The rules and the policy are the Arena's, line for line (the same targets among the standing foes, the
 same scores, hits, blows, wound classes, bleeding and effects). What differs is where the dice come from:
-`NumpyDraws` draws them from one PCG64 stream seeded by the request (a point of the timeline, say), so the
-same seed gives the same fights on every machine; `KeyedDraws` (the tests') reads exactly the dice the
+`NumpyDraws` (draws.py) draws them from one PCG64 stream seeded by the request (a timeline's point,
+say), so the same seed gives the same fights on every machine; `KeyedDraws` (the tests') reads exactly the dice the
 Arena rolls, fight by fight, from SeededDice, and with it every fight here ends exactly as play_fight
 ends it (tests/odds/test_vectorised.py). A fight in which anyone carries a long action is not played here:
 vectorised_tally says so and the caller plays it with play_fight.
@@ -24,40 +24,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from app.resolver.dice import SeededDice
 from app.resolver.wounds import SEVERITY
 
 from .arena import ACTIVE, DEAD, SCORE_SHIFT, SEQ_BITS, TICK_SHIFT, UNCONSCIOUS, Arena
-from .seeds import fight_seed, round_seed, target_picks
+from .draws import Draws, RoundDraws
 from .simulate import FightSetup
 from .tally import Tally
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
-Floats = npt.NDArray[np.float64]
-D20 = 20
 NO_ACTION = np.iinfo(np.int64).max  # the key of an empty slot: sorts after every action
-
-
-@dataclass(frozen=True, slots=True)
-class RoundDraws:
-    """One round's dice for a batch of fights: F fights, N combatants, A attacks at most, C damage dice."""
-
-    picks: Floats  # (F, N) in [0, 1): the target among the standing foes, floor(pick × foes)
-    delay: Ints  # (F, N, A) delay dice, 1..delay_die (a group's members share their first)
-    d20: Ints  # (F, N, A)
-    damage: Ints  # (F, N, A) the sum of each attack's damage dice
-
-
-class Draws(Protocol):
-    def round(self, number: int, fights: Ints) -> RoundDraws:
-        """Round `number`'s dice for the fights numbered `fights` (their numbers in the request)."""
-        ...
 
 
 class Numbers:
@@ -114,55 +94,6 @@ def arena_initiative_max() -> int:
     from app.resolver.bounds import INITIATIVE
 
     return INITIATIVE[1]
-
-
-class NumpyDraws:
-    """Every die from one PCG64 stream: deterministic for a seed (and the batch's shape, which is the
-    caller's fixed choice), uniform on each die's faces as SeededDice is."""
-
-    def __init__(self, numbers: Numbers, delay_die: int, seed: int) -> None:
-        self.numbers = numbers
-        self.delay_die = delay_die
-        self.random = np.random.Generator(np.random.PCG64(seed))
-
-    def round(self, number: int, fights: Ints) -> RoundDraws:
-        n, shape = self.numbers, (len(fights), self.numbers.count, self.numbers.attacks_max)
-        random = self.random
-        # A die of k faces is floor(u × k) + 1 for a uniform double u: uniform within 2^-53 per face
-        # (as SeededDice's multiply-shift is within 2^-64), and one draw of doubles costs less than bounded ints.
-        picks = random.random(shape[:2])
-        delay = (random.random(shape) * self.delay_die).astype(np.int64) + 1
-        delay[:, :, 0] = delay[:, n.first_die_of, 0]
-        d20 = (random.random(shape) * D20).astype(np.int64) + 1
-        rolls = (random.random((*shape, n.dice_max)) * n.damage_sides[None, :, None, None]).astype(np.int64) + 1
-        return RoundDraws(picks, delay, d20, (rolls * n.damage_used).sum(axis=3))
-
-
-class KeyedDraws:
-    """The Arena's own dice for fight k of a request with this seed (SeededDice, the resolver's keys, the
-    round's target picks): slow, for the tests that hold this module to the Arena fight by fight."""
-
-    def __init__(self, arena: Arena, seed: int) -> None:
-        self.arena = arena
-        self.seed = seed
-
-    def round(self, number: int, fights: Ints) -> RoundDraws:
-        arena, profiles = self.arena, self.arena.profiles
-        count, attacks = len(profiles), max(p.attacks for p in profiles)
-        picks = np.zeros((len(fights), count))
-        delay = np.ones((len(fights), count, attacks), dtype=np.int64)
-        d20 = np.ones_like(delay)
-        damage = np.zeros_like(delay)
-        for row, fight in enumerate(fights):
-            seed = round_seed(fight_seed(self.seed, int(fight)), number)
-            dice = SeededDice(seed)
-            picks[row] = [word / 2**64 for word in target_picks(seed, count)[:count]]
-            for p in profiles:
-                for k in range(p.attacks):
-                    delay[row, p.index, k] = dice.roll_encoded(p.initiative_keys[k], arena.delay_die)
-                    d20[row, p.index, k] = dice.roll_encoded(p.attack_keys[k], D20)
-                    damage[row, p.index, k] = sum(dice.roll_encoded(key, p.damage_sides) for key in p.damage_keys[k])
-        return RoundDraws(picks, delay, d20, damage)
 
 
 @dataclass(slots=True)

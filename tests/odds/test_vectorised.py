@@ -13,10 +13,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from app.odds.draws import KeyedDraws, NumpyDraws
 from app.odds.seeds import fight_seed
 from app.odds.simulate import FightSetup, play_fight_by_rounds
 from app.odds.tally import Tally, play_fights, wilson
-from app.odds.vectorised import KeyedDraws, NumpyDraws, VectorArena, playable, tally_of
+from app.odds.vectorised import VectorArena, playable, tally_of
 from app.resolver import Combatant, build_ruleset
 from app.resolver.ruleset import STATUSES
 from tests.odds.test_arena import fights

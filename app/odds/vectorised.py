@@ -10,10 +10,11 @@ round ends), so every action reads the state as its tick began, as the Arena and
 The rules and the policy are the Arena's, line for line (the same targets among the standing foes, the
 same scores, hits, blows, wound classes, bleeding and effects). What differs is where the dice come from:
 `NumpyDraws` (draws.py) draws them from one PCG64 stream seeded by the request (a timeline's point,
-say), so the same seed gives the same fights on every machine; `KeyedDraws` (the tests') reads exactly the dice the
-Arena rolls, fight by fight, from SeededDice, and with it every fight here ends exactly as play_fight
-ends it (tests/odds/test_vectorised.py). A fight in which anyone carries a long action is not played here:
-vectorised_tally says so and the caller plays it with play_fight.
+say), so the same seed gives the same fights on every machine; `KeyedDraws` (the tests') reads exactly
+the dice the Arena rolls, fight by fight, from SeededDice, and with it every fight here ends exactly as
+the same fight through resolve_round ends (tests/odds/test_vectorised.py). A fight in which anyone
+carries a long action is not played here: `playable` says so, and app/odds/points.py plays it on the
+Arena instead.
 
 Fights that have ended drop out of the batch (their outcome is written down first), so the last long
 fights do not drag the finished ones through every round.

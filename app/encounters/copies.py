@@ -17,8 +17,9 @@ from app.encounters import convert, store
 from app.encounters.combatants import checked_values, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.ids import new_id
-from app.encounters.schemas.encounter import CombatantFields
+from app.encounters.schemas.encounter import AfterRound, CombatantFields
 from app.platform.db import utcnow
+from app.platform.errors import Unprocessable
 from app.resolver import build_ruleset
 
 
@@ -30,12 +31,33 @@ async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: 
     return {**checked_values(fields, build_ruleset(encounter.rules)), "character_id": row["character_id"]}
 
 
+async def _after_round(session: AsyncSession, source: EncounterRecord, k: int) -> list[dict[str, Any]]:
+    """Every combatant as it stood after round k: round k's stored state after it (round 1's before, for 0)."""
+    if k > source.round:
+        raise Unprocessable(
+            f"Encounter {source.id} has {source.round} round(s): a what-if starts after one of 0..{source.round}.",
+            errors=[{"in": "body", "pointer": "/from/after_round", "detail": f"at most {source.round}"}],
+        )
+    if k == 0:
+        began = await store.first_snapshot(session, source.id)
+        return [dict(row) for row in source.combatants] if began is None else began["combatants"]
+    return await store.state_after(session, source.id, k)
+
+
 async def copy(
-    session: AsyncSession, *, campaign_id: str, encounter_id: str, name: str | None, start: Literal["start", "now"]
+    session: AsyncSession,
+    *,
+    campaign_id: str,
+    encounter_id: str,
+    name: str | None,
+    start: Literal["start", "now"] | AfterRound,
 ) -> EncounterRecord:
     source = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
     rows: list[dict[str, Any]] = [dict(row) for row in source.combatants]
-    if start == "start":
+    if isinstance(start, AfterRound):  # a what-if: the combatants as round k left them, no longer on the roster
+        stood = await _after_round(session, source, start.after_round)
+        rows = [{**convert.restored(row), "character_id": None} for row in stood]
+    elif start == "start":
         began = await store.first_snapshot(session, encounter_id)
         if began is not None:
             rows = [convert.restored(saved) for saved in began["combatants"]]

@@ -40,3 +40,14 @@ def target_picks(seed: int, count: int) -> list[int]:
 def pick(word: int, count: int) -> int:
     """Multiply-shift maps a 64-bit word onto 0..count-1 (as SeededDice maps one onto a die's faces)."""
     return word * count >> 64
+
+
+def timeline_seed(encounter_id: str, round_number: int) -> int:
+    """The seed of an encounter's timeline point k (CONTRACT.md: from the encounter id and k): the same
+    stored rounds give the same point on every instance."""
+    return _derive("timeline", encounter_id, round_number)
+
+
+def batch_seed(seed: int, first: int) -> int:
+    """The seed of the vectorised batch of fights first.. of a request with this seed."""
+    return _derive("batch", seed, first)

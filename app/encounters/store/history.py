@@ -33,6 +33,12 @@ async def first_snapshot(session: AsyncSession, encounter_id: str) -> dict[str, 
     return state
 
 
+async def state_after(session: AsyncSession, encounter_id: str, number: int) -> list[dict[str, Any]]:
+    """Every combatant's row as round `number` left it (the round must exist)."""
+    state = await session.scalar(select(ROUNDS.c.state_after).where(_this_round(encounter_id, number)))
+    return list(state or [])
+
+
 def _this_round(encounter_id: str, number: int) -> ColumnElement[bool]:
     return (ROUNDS.c.encounter_id == encounter_id) & (ROUNDS.c.number == number)
 

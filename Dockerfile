@@ -8,7 +8,7 @@
 # and combat-admin all import the same compiled copy (tests/resolver/test_compiled.py tests compiled code).
 # Base images: the current stable Python on Debian's current stable release, named exactly (a tag
 # without the release would move to the next Debian under us).
-FROM python:3.13-slim-trixie AS build
+FROM python:3.14-slim-trixie AS build
 ARG UV_VERSION=0.13.10
 # A C compiler for mypyc (and for any dependency without a wheel for this Python); this stage only.
 # DL3008 (pin apt versions): Debian replaces a stable release's package versions with each point
@@ -28,7 +28,7 @@ COPY scripts/compile-resolver ./scripts/
 # Compile, then sync again without the compile group: mypy leaves, the project is installed (editable)
 RUN PYTHON=/srv/.venv/bin/python bash scripts/compile-resolver /srv && uv sync --frozen
 
-FROM python:3.13-slim-trixie
+FROM python:3.14-slim-trixie
 
 # PYTHONPATH: the app and mypyc's shared library (/srv/*__mypyc*.so) for every entry point, combat-admin too
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/srv/.venv/bin:$PATH PYTHONPATH=/srv

@@ -22,6 +22,7 @@ from app.config import Settings
 from app.main import create_app
 from app.platform.db import sync_url
 from tests.api.helpers import Fight, start_fight
+from tests.load.server import Server
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
@@ -148,3 +149,27 @@ def inspect_database(settings) -> Iterator[sessionmaker[Session]]:
     engine = create_engine(sync_url(settings.database_url))
     yield sessionmaker(engine)
     engine.dispose()
+
+
+servers_before = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item) -> None:
+    item.stash[servers_before] = len(Server.started)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report ends with the last log lines of the servers it used (started by it, or
+    still running for it); a passing test prints none of them."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    first = item.stash.get(servers_before, len(Server.started))
+    for index, server in enumerate(Server.started):
+        if index >= first or server.running():
+            tail = server.log_tail()
+            if tail:
+                report.sections.append((f"server on port {server.port} (last lines of {server.log})", tail))

@@ -31,9 +31,15 @@ TABLES = ("idempotency_keys", "stream_tickets", "credentials", "staged_declarati
           "characters", "creatures", "encounters", "campaigns")  # children first
 
 
+# Every PostgreSQL database this session used: TEST_POSTGRES_URL's and the ones named after it with a
+# suffix (README, "The test database"). pytest_sessionfinish drops them all.
+USED_DATABASES: set[str] = set()
+
+
 def ensure_postgres_database(url: str) -> None:
     """Create the test database if the server has none by that name; skip or fail if no server answers."""
     target = make_url(url)
+    USED_DATABASES.add(url)
     admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
@@ -173,3 +179,19 @@ def pytest_runtest_makereport(item, call):
             tail = server.log_tail()
             if tail:
                 report.sections.append((f"server on port {server.port} (last lines of {server.log})", tail))
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Drop the session's PostgreSQL databases (they hold nothing but test data: README). WITH (FORCE):
+    a connection a test left open must not keep one alive. KEEP_TEST_DATABASES=1 keeps them, to look."""
+    if not USED_DATABASES or os.environ.get("KEEP_TEST_DATABASES") == "1":
+        return
+    admin = create_engine(make_url(POSTGRES_URL).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            for url in sorted(USED_DATABASES):
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    except Exception as error:  # noqa: BLE001 (the server went away: nothing left to drop there)
+        print(f"\ncould not drop the test databases {sorted(USED_DATABASES)}: {error}")
+    finally:
+        admin.dispose()

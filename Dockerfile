@@ -17,8 +17,10 @@ ARG UV_VERSION=0.13.10
 # hadolint ignore=DL3008
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir "uv==${UV_VERSION}"
+# UV_SYSTEM_CERTS: trust the image's CA store (ca-certificates, plus a site's own CA added to it),
+# as pip does, rather than uv's built-in list
 ENV UV_PROJECT_ENVIRONMENT=/srv/.venv UV_PYTHON_DOWNLOADS=never UV_LINK_MODE=copy UV_NO_CACHE=1 \
-    PYTHONDONTWRITEBYTECODE=1
+    UV_SYSTEM_CERTS=1 PYTHONDONTWRITEBYTECODE=1
 WORKDIR /srv
 # Dependencies first (a layer kept while only the code changes); mypy (the lock's) for mypyc
 COPY pyproject.toml uv.lock README.md ./

@@ -61,5 +61,5 @@ def test_every_install_is_frozen_to_the_lock():
 
 def test_the_build_tools_are_pinned():
     assert re.fullmatch(r"setuptools==[\d.]+", *PYPROJECT["build-system"]["requires"])
-    assert PYPROJECT["dependency-groups"]["compile"] == ["mypy>=1.11"]  # mypyc: the lock's mypy
+    assert PYPROJECT["dependency-groups"]["compile"] == ["mypy>=1.11", "setuptools>=69"]  # mypyc, at the lock's versions
     assert locked_version("mypy")

@@ -90,6 +90,8 @@ def problem_statuses(path: str, method: str) -> set[int]:
             statuses |= {409, 412}
     if path == "/problems/{slug}":
         statuses.add(404)
+    if path == "/v1/encounters" and method == "post":
+        statuses.add(404)  # a combatant made from a character or creature the campaign does not have
     if method == "post":
         statuses |= {400, 409, 413, 415}  # 400: a malformed Idempotency-Key or an unreadable body
     if method in ("patch", "put"):

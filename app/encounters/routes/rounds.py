@@ -12,12 +12,14 @@ from app.encounters import rounds
 from app.encounters.schemas.round import ResolveRequest, RoundCreate, RoundRead
 from app.resolver import DEFAULT_RULESET, bounds
 from app.web.etags import etag, not_modified, still_current
+from app.web.json_route import OrjsonRoute
 from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
 from app.web.resolver_schemas import RulesetRead
 from app.web.responses import Reply
 from app.web.schemas import Page
 
-router = APIRouter(tags=["rounds"])  # the hottest routes first: Starlette tries them in order
+# The hottest routes first: Starlette tries them in order. Bodies parsed by orjson (app/web/json_route.py).
+router = APIRouter(tags=["rounds"], route_class=OrjsonRoute)
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 

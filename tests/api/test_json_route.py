@@ -1,4 +1,4 @@
-"""The rounds routes parse JSON bodies with orjson (app/web/json_route.py), falling back on the standard
+"""The rounds routes parse JSON bodies with orjson (app/http/json_route.py), falling back on the standard
 library for whatever orjson refuses: every body is accepted or refused exactly as with `json.loads`."""
 
 from __future__ import annotations

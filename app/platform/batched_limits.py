@@ -31,6 +31,7 @@ from redis.asyncio import Redis
 log = logging.getLogger(__name__)
 SETTLE_SECONDS = 0.1  # how stale a worker's view of a quiet bucket may get
 MAX_BATCH = 100  # at most this many unsettled hits per bucket and worker
+CLOSE_SECONDS = 1.0  # at shutdown, the longest wait for the settling task and the Redis connections
 BATCH_DIVISOR = 50  # a bucket's batch is at most a fiftieth of its limit (2% overshoot per worker)
 
 
@@ -64,13 +65,15 @@ class BatchedCounts:
 
     def __init__(
         self,
-        redis: Redis,
+        connect: Callable[[], Redis],
         *,
         on_failure: Callable[[Exception], None],
         on_success: Callable[[], None],
         clock: Callable[[], float] = time.time,
     ):
-        self._redis = redis
+        self._connect = connect  # a client per event loop: its connections belong to the loop that made them
+        self._redis: Redis | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._on_failure = on_failure
         self._on_success = on_success
         self.clock = clock  # the window's clock (a test freezes it so that no window ends mid-test)
@@ -79,6 +82,8 @@ class BatchedCounts:
 
     async def hit(self, bucket: str, limit: int, window_seconds: int, batch: int) -> None:
         """Count one hit; `Refused` (with the seconds until the window ends) once the limit is reached."""
+        if self._loop is not asyncio.get_running_loop():
+            self._start()
         now = self.clock()
         window = int(now // window_seconds)
         key = f"{bucket}:{window_seconds}:{window}"
@@ -92,17 +97,27 @@ class BatchedCounts:
                 break
             await self._settle_one(key, count, window_seconds)  # the batch is full: settle before admitting
         count.unsettled += 1
-        if self._settler is None:
-            self._settler = asyncio.get_running_loop().create_task(self._settle_forever())
+
+    def _start(self) -> None:
+        """On the first hit in this event loop (a server has one; a test client may run one per request)."""
+        if self._settler is not None:
+            with contextlib.suppress(RuntimeError):  # the old loop's: closed, or replaced by this one
+                self._settler.cancel()
+        for count in self._counts.values():  # a settle of the old loop will never answer
+            count.in_flight, count.settling = 0, None
+        self._loop = asyncio.get_running_loop()
+        self._redis = self._connect()
+        self._settler = self._loop.create_task(self._settle_forever())
 
     async def close(self) -> None:
-        if self._settler is not None:
-            self._settler.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._settler
-            self._settler = None
-        with contextlib.suppress(Exception):
-            await self._redis.aclose()
+        settler, redis = self._settler, self._redis
+        self._settler = self._redis = self._loop = None
+        if settler is not None and settler.get_loop() is asyncio.get_running_loop():
+            settler.cancel()
+            await asyncio.wait({settler}, timeout=CLOSE_SECONDS)  # shutting down waits for no stuck socket
+            if redis is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(redis.aclose(), CLOSE_SECONDS)
 
     async def _settle_one(self, key: str, count: _Count, window_seconds: int) -> None:
         if count.settling is not None:  # another request is settling this bucket: wait for its answer
@@ -135,6 +150,8 @@ class BatchedCounts:
             count.in_flight, count.unsettled, count.settling = count.unsettled, 0, done
         replies = None
         try:
+            if self._redis is None:
+                raise ConnectionError("the limiter is closed")
             pipeline = self._redis.pipeline(transaction=False)
             for key, amount in amounts.items():
                 pipeline.incrby(f"batched-limit:{key}", amount)

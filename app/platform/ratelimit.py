@@ -31,6 +31,9 @@ from app.platform.errors import ServiceError
 
 log = logging.getLogger(__name__)
 REDIS_TIMEOUT_SECONDS = 0.25  # a Redis that does not answer within this is treated as down
+# A settle that times out drops its hits (fail open), which loosens the bound: settles are rare (every 100 ms
+# or `batch` hits), so they may wait longer for a busy Redis than a per-request command could.
+SETTLE_TIMEOUT_SECONDS = 1.0
 
 
 class TooManyRequests(ServiceError):
@@ -63,12 +66,14 @@ def _item(limit: int, window_seconds: int) -> RateLimitItem:
 def make_batched_counts(
     uri: str, on_failure: Callable[[Exception], None], on_success: Callable[[], None]
 ) -> BatchedCounts:
-    client: Redis = Redis.from_url(
-        uri.replace("redis+unix://", "unix://", 1),
-        socket_timeout=REDIS_TIMEOUT_SECONDS,
-        socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-    )
-    return BatchedCounts(client, on_failure=on_failure, on_success=on_success)
+    def connect() -> Redis:
+        return Redis.from_url(
+            uri.replace("redis+unix://", "unix://", 1),
+            socket_timeout=SETTLE_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+        )
+
+    return BatchedCounts(connect, on_failure=on_failure, on_success=on_success)
 
 
 class RateLimiter:

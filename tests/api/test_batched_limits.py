@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.platform.batched_limits import batch_size
 from app.platform.ratelimit import RateLimiter, TooManyRequests
-from tests.api.test_limits import closed_port
+from tests.api.test_limits import RESOLVE_BODY, closed_port
 from tests.conftest import REDIS_URL, empty_redis, new_campaign_key
 
 LIMIT = 200  # a batch of 4: a bound of 207 with two workers
@@ -133,3 +133,17 @@ def test_redis_down_lets_batched_requests_through_with_one_warning(settings, cap
         assert statuses == {200}, "settling failed, the hits are let through"
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "did not answer" in r.getMessage()]
     assert len(warnings) == 1, "one warning per outage, not one per request or per settle"
+
+
+def test_a_client_with_an_event_loop_per_request_is_counted_too(settings):
+    """A TestClient outside `with` runs each request in a new event loop: the counters follow the loop.
+    Anonymous /v1/resolve (the per-address limit) touches no database, whose pool keeps to one loop."""
+    settings.rate_limit_anonymous_per_minute = LIMIT
+    client = TestClient(create_app(settings), raise_server_exceptions=False)
+    freeze(client, frozen_minute())
+    statuses = [client.post("/v1/resolve", json=RESOLVE_BODY).status_code
+                for _ in range(LIMIT + WORKERS * batch_size(LIMIT) + 10)]
+    assert set(statuses) == {200, 429}
+    admitted = statuses.index(429)
+    assert LIMIT <= admitted <= LIMIT - 1 + batch_size(LIMIT), admitted
+    assert statuses[admitted:] == [429] * (len(statuses) - admitted), "refused from then on"

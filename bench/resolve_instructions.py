@@ -30,8 +30,8 @@ async def main(requests: int) -> None:
     async with app.router.lifespan_context(app):
         for _ in range(50):  # warm-up: the same in every run, so the difference of two runs cancels it
             assert await send() == 200
-        for _ in range(requests):
-            await send()
+        statuses = [await send() for _ in range(requests)]
+    assert set(statuses) == {200}, f"not all answered 200: {sorted(set(statuses))}"
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await dispatcher.stop()
         await events.stop()
+        await app.state.limiter.close()  # its batched counters' settling task and Redis connections
         purger.cancel()
         await database.dispose()
         odds_runner.close()

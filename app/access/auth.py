@@ -168,7 +168,9 @@ async def limit_anonymous(request: Request) -> None:
 
 async def limit_campaign_creation(request: Request) -> None:
     limit = settings_of(request).campaigns_per_address_per_hour
-    await limiter_of(request).hit(bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR)
+    await limiter_of(request).hit(
+        bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR, exact=True
+    )
 
 
 OwnerDep = Annotated[Principal, Depends(Access(owner))]

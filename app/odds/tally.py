@@ -77,6 +77,12 @@ class OddsJob:
     def setup(self) -> FightSetup:
         return FightSetup(self.combatants, self.sides, build_ruleset(self.rules), self.first_round, self.groups)
 
+    def __reduce__(self) -> tuple[type[OddsJob], tuple[Any, ...]]:
+        # Pickled to the odds processes by its constructor's arguments: compiled by mypyc (the image, `make
+        # run`), the default unpickling sets the frozen fields one by one and the dataclass refuses.
+        fields = (self.combatants, self.sides, self.rules, self.first_round, self.seed, self.max_rounds, self.groups)
+        return OddsJob, fields
+
 
 def play_chunk(job: OddsJob, first: int, count: int) -> Tally:
     """What a worker process runs: fights first..first+count-1 of the job."""

@@ -13,6 +13,7 @@ from app.encounters import rounds
 from app.encounters.schemas.round import ResolveRequest, RoundCreate, RoundRead
 from app.http.command import keep_reply, run
 from app.http.etags import etag, not_modified, still_current
+from app.http.json_route import OrjsonRoute
 from app.http.params import NOT_MODIFIED, IfNoneMatch, Limit, Offset
 from app.http.responses import Reply
 from app.platform.versions import Versioned
@@ -20,7 +21,8 @@ from app.resolver import DEFAULT_RULESET, bounds
 from app.vocabulary.ruleset import RulesetRead
 from app.vocabulary.types import Page
 
-router = APIRouter(tags=["rounds"])  # the hottest routes first: Starlette tries them in order
+# The hottest routes first: Starlette tries them in order. Bodies parsed by orjson (app/http/json_route.py).
+router = APIRouter(tags=["rounds"], route_class=OrjsonRoute)
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 

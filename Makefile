@@ -43,7 +43,7 @@ lock: | $(UV)
 
 ## Run the service on the embedded SQLite file (or on DATABASE_URL when set), migrating first.
 run: $(BIN)/activate migrate
-	PYTHON=$(BIN)/python bash scripts/compiled-app var/compiled  # the resolver compiled with mypyc, as in the image
+	UV=$(UV) PYTHON=$(BIN)/python bash scripts/compiled-app var/compiled  # the resolver compiled with mypyc, as in the image
 	export PROMETHEUS_MULTIPROC_DIR='$(PROMETHEUS_MULTIPROC_DIR)' && sh scripts/empty-metrics-dir && \
 		exec $(BIN)/uvicorn app.main:create_app --factory --app-dir var/compiled --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--loop uvloop --http httptools --no-access-log

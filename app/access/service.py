@@ -18,6 +18,7 @@ from app.access.tables import CAMPAIGNS, CREDENTIALS
 from app.idempotency.keys import Claim, record
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
+from app.platform.transactions import retry_stale_snapshot
 from app.web.responses import Reply
 
 SECRET_PREFIX = {"owner": "dzc_key_", "viewer": "dzc_view_", "player": "dzc_play_"}
@@ -113,6 +114,7 @@ async def has_player_token(session: AsyncSession, combatant_id: str) -> bool:
     return (await session.scalar(bound)) is not None
 
 
+@retry_stale_snapshot
 async def create(*, session: AsyncSession, name: str, claim: Claim | None = None) -> Reply:
     async with session.begin():
         campaign_id, created_at = str(uuid.uuid4()), utcnow()
@@ -146,6 +148,7 @@ async def list_credentials(
         return [CredentialRead.model_validate(c._mapping) for c in credentials]
 
 
+@retry_stale_snapshot
 async def create_key(
     *,
     session: AsyncSession,
@@ -174,6 +177,7 @@ async def _revoke(session: AsyncSession, campaign_id: str, credential_id: str) -
         raise NotFound(f"This campaign has no active key or token {credential_id}.")
 
 
+@retry_stale_snapshot
 async def revoke(
     *, session: AsyncSession, principal: Principal, credential_id: str, encounter_id: str | None = None
 ) -> None:

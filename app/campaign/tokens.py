@@ -9,9 +9,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.access import service as access
 from app.campaign import links
 from app.idempotency.keys import Claim, record
+from app.platform.transactions import retry_stale_snapshot
 from app.web.responses import Reply
 
 
+@retry_stale_snapshot
 async def create(
     *, session: AsyncSession, campaign_id: str, character_id: str, label: str | None, claim: Claim | None = None
 ) -> Reply:

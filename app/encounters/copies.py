@@ -20,7 +20,7 @@ from app.encounters.ids import new_id
 from app.encounters.schemas.encounter import CombatantFields
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
-from app.platform.transactions import write_transaction
+from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import build_ruleset
 from app.web.etags import etag
 from app.web.responses import Reply
@@ -34,6 +34,7 @@ async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: 
     return {**checked_values(fields, build_ruleset(encounter.rules)), "character_id": row["character_id"]}
 
 
+@retry_stale_snapshot
 async def copy(
     *,
     session: AsyncSession,

@@ -49,6 +49,7 @@ def overlay(house_rules: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+@retry_stale_snapshot
 async def create(
     *, session: AsyncSession, campaign_id: str, data: EncounterCreate, claim: Claim | None = None
 ) -> Reply:

@@ -180,6 +180,7 @@ def resolve_stateless(request: ResolveRequest) -> Reply:
     return Reply.json(200, result_to_json(_resolve(request.round, combatants, groups, request, request.rules)))
 
 
+@retry_stale_snapshot
 async def keep_reply(*, session: AsyncSession, claim: Claim, reply: Reply) -> None:
     """A stateless answer changes nothing, so its key is the only thing to write."""
     async with session.begin():

@@ -11,9 +11,11 @@ from app.access.service import Principal
 from app.encounters import store
 from app.idempotency.keys import Claim, record
 from app.platform.errors import Conflict, Unprocessable
+from app.platform.transactions import retry_stale_snapshot
 from app.web.responses import Reply
 
 
+@retry_stale_snapshot
 async def create(
     *, session: AsyncSession, principal: Principal, encounter_id: str, data: TokenCreate, claim: Claim | None = None
 ) -> Reply:

@@ -24,7 +24,7 @@ from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.errors import Unprocessable
-from app.platform.transactions import write_transaction
+from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.portability import replay, store
 from app.portability.errors import IdTaken
 from app.portability.schemas import CampaignDocument
@@ -116,6 +116,7 @@ def _rows(document: CampaignDocument, raw: dict[str, Any], campaign_id: str) -> 
     return rows
 
 
+@retry_stale_snapshot
 async def import_campaign(
     *,
     session: AsyncSession,

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs upstream
 import orjson
@@ -261,7 +261,11 @@ class Database:
 
     def __init__(self, settings: Settings):
         self.engine = make_engine(settings)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=GatedSession)
+        # Typed as plain AsyncSessions: the gate is invisible to the code that uses them.
+        self.sessions = cast(
+            "async_sessionmaker[AsyncSession]",
+            async_sessionmaker(self.engine, expire_on_commit=False, class_=GatedSession),
+        )
         # Same pool; no BEGIN/COMMIT around a single statement. Not AUTOCOMMIT on SQLite: switching a
         # connection's isolation level costs a PRAGMA each time it goes back to the pool.
         single = {SINGLE_STATEMENT: True} if settings.is_sqlite else {"isolation_level": "AUTOCOMMIT"}

@@ -15,7 +15,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -37,7 +37,7 @@ def _progress(console: Console) -> Progress:
     )  # fmt: skip
 
 
-async def export_to(database: Database, campaign_id: str, out: BinaryIO, console: Console) -> None:
+async def export_to(database: Database, campaign_id: str, out: IO[bytes], console: Console) -> None:
     total = await export.totals(database, campaign_id)
     with _progress(console) as progress:
         task = progress.add_task("rounds exported", total=total)
@@ -46,15 +46,14 @@ async def export_to(database: Database, campaign_id: str, out: BinaryIO, console
     out.flush()
 
 
-async def import_from(database: Database, body: bytes, console: Console) -> tuple[str, str]:
-    document, raw = imports.parse(body)
-    rows = sum(1 + len(e.combatants) + len(e.staged) + len(e.rounds) for e in document.encounters)
-    rows += len(document.characters) + len(document.creatures)
+async def import_from(database: Database, source: IO[bytes], console: Console) -> tuple[str, str]:
+    """The document read twice from the file, never whole (app/portability/imports.py)."""
+    checked = await asyncio.to_thread(imports.check, source)
     with _progress(console) as progress:
-        task = progress.add_task("rows imported", total=rows)
+        task = progress.add_task("rows imported", total=checked.rows)
         async with database.sessions() as session:
             created = await imports.import_campaign(
-                session=session, document=document, raw=raw, progress=lambda n: progress.advance(task, n)
+                session=session, source=source, checked=checked, progress=lambda n: progress.advance(task, n)
             )
     return created.id, created.key.secret
 
@@ -76,7 +75,8 @@ async def run(arguments: argparse.Namespace, settings: Settings) -> int:
         if arguments.command == "export":
             await export_to(database, arguments.campaign_id, sys.stdout.buffer, console)
         elif arguments.command == "import":
-            campaign_id, key = await import_from(database, Path(arguments.file).read_bytes(), console)
+            with Path(arguments.file).open("rb") as source:
+                campaign_id, key = await import_from(database, source, console)
             print(f"campaign {campaign_id}")
             print(f"key {key}")
         else:

@@ -30,7 +30,7 @@ from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.portability import replay, store
 from app.portability.errors import DocumentInvalid, IdTaken
 from app.portability.schemas import MAX_RESOURCES, DocumentHead, EncounterPart, refuse_floats
-from app.portability.stream import CHUNK_BYTES, Encounter, EncountersBegin, Field, PartReader, parts_of
+from app.portability.stream import CHUNK_BYTES, Encounter, Field, PartReader, integers_only, parts_of
 from app.web.responses import Reply
 
 Progress = Callable[[int], None]  # called with the number of rows just written
@@ -79,6 +79,16 @@ def _validated(model: type[BaseModel], sent: Any, prefix: tuple[Any, ...] = ()) 
         raise refused(error, sent, prefix) from None
 
 
+def _integers_only(value: Any, where: str) -> None:
+    """As the whole document's model refuses a fraction anywhere: checked at C speed, then found."""
+    if not integers_only(value):
+        try:
+            refuse_floats(value, where)
+        except ValueError as error:
+            pointer, _, detail = str(error).partition(": ")
+            raise _invalid(pointer, detail) from None
+
+
 @dataclass
 class Checked:
     """What the first pass learnt: the head (campaign, roster, bestiary) as parsed and as sent, every id by
@@ -97,10 +107,10 @@ class _Checker:
         self.ids: dict[str, list[str]] = {"character": [], "creature": [], "encounter": [], "combatant": []}
         self.seen: dict[str, set[str]] = {"encounter": set(), "combatant": set()}
         self.unfinished: set[str] = set()
-        self.began = False  # the encounters' array
         self.rows = 0
 
     def field(self, part: Field) -> None:
+        _integers_only(part.value, f"/{part.key}")
         self.sent[part.key] = part.value
 
     def head_now(self) -> None:
@@ -114,11 +124,7 @@ class _Checker:
         if part.index >= MAX_RESOURCES:
             raise _invalid("/encounters", f"at most {MAX_RESOURCES:,} encounters")
         prefix = ("encounters", part.index)
-        try:
-            refuse_floats(part.value, f"/encounters/{part.index}")  # as the whole document's model does
-        except ValueError as error:
-            pointer, _, detail = str(error).partition(": ")
-            raise _invalid(pointer, detail) from None
+        _integers_only(part.value, f"/encounters/{part.index}")
         encounter: EncounterPart = _validated(EncounterPart, part.value, prefix)
         if encounter.id in self.seen["encounter"]:
             raise _invalid(f"/encounters/{part.index}/id", "two encounters of the document have the same id")
@@ -136,10 +142,6 @@ class _Checker:
         self.rows += 1 + len(encounter.combatants) + len(encounter.staged) + len(encounter.rounds)
 
     def end(self) -> Checked:
-        if "encounters" in self.sent:  # there, but not an array
-            raise _invalid("/encounters", "Input should be a valid list")
-        if not self.began:
-            raise _invalid("/encounters", "Field required")
         self.head_now()
         if self.head is None:
             self.head = _validated(DocumentHead, self.sent)  # names what is missing
@@ -160,12 +162,9 @@ def check(source: IO[bytes]) -> Checked:
     """The first pass (CPU work: callers run it off the event loop)."""
     source.seek(0)
     checker = _Checker()
-    for part in parts_of(source):
+    for part in parts_of(source, HEAD_FIELDS):
         if isinstance(part, Field):
             checker.field(part)
-        elif isinstance(part, EncountersBegin):
-            checker.began = True
-            checker.head_now()
         else:
             checker.encounter(part)
     return checker.end()
@@ -216,7 +215,7 @@ def _roster_rows(checked: Checked, noun: str, campaign_id: str) -> list[dict[str
 async def _encounters(source: IO[bytes]) -> Any:
     """The document's encounters again, as (parsed, sent), read a chunk at a time off the event loop."""
     source.seek(0)
-    reader = PartReader()
+    reader = PartReader(frozenset())
     while True:
         chunk = await asyncio.to_thread(source.read, CHUNK_BYTES)
         parts = await asyncio.to_thread(reader.feed, chunk) if chunk else reader.close()

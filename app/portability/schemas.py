@@ -8,6 +8,7 @@ never writes one, and a whole float passing for an integer would be stored as a 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, Field, Strict, model_validator
@@ -135,7 +136,7 @@ class EncounterPart(Input):
 
 
 def refuse_floats(value: Any, path: str = "") -> None:
-    if isinstance(value, float):
+    if isinstance(value, (float, Decimal)):  # Decimal: how a streamed import reads a fraction
         raise ValueError(f"{path or '/'}: a number here must be an integer")
     if isinstance(value, dict):
         for key, item in value.items():

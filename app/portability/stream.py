@@ -1,7 +1,11 @@
 """A campaign document read in one pass without holding it: its top-level fields whole (small: the campaign,
-the roster, the bestiary), its encounters one at a time, as the bytes come (ijson's push parser).
+the roster, the bestiary), its encounters one at a time, as the bytes come.
 
-Numbers come as JSON has them: integers as int, the rest as float (refused by the schema), never Decimal.
+ijson's push parsers, one for the encounters and one per top-level field, fed the same chunks; each builds
+its values in C (the yajl2_c backend), so Python sees whole values, never the parser's events. A field's
+parser stops being fed once it has its value (in an export the fields come first: after the first chunk,
+only the encounters' parser reads on). Numbers that are not integers come
+as Decimal, which orjson refuses to write: `integers_only` is a C-speed check of a whole value.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import ijson  # type: ignore[import-untyped]  # no stubs upstream
+import orjson
 
 from app.portability.errors import DocumentInvalid
 
@@ -34,88 +39,67 @@ class Encounter:
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
-class EncountersBegin:
-    """The encounters' array starts: every field before it has been given."""
+Part = Field | Encounter
 
 
-Part = Field | Encounter | EncountersBegin
+def integers_only(value: Any) -> bool:
+    """Whether every number in the value is an integer (a fraction is a Decimal, which orjson cannot write)."""
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        return False
+    return True
 
 
 class PartReader:
-    """Feed it bytes; it gives back the parts they completed."""
+    """Feed it bytes; it gives back the parts they completed: the fields named in `fields`, then encounters."""
 
-    def __init__(self) -> None:
-        self._events = ijson.sendable_list()
-        self._parser = ijson.parse_coro(self._events, use_float=True)
-        self._opened = False  # the root object's {
-        self._key: str | None = None
-        self._builder: Any = None  # ijson.ObjectBuilder of the value being read, or None
-        self._depth = 0
-        self._in_encounters = False
+    def __init__(self, fields: frozenset[str]) -> None:
+        self._fields = {name: ijson.sendable_list() for name in sorted(fields)}
+        self._waiting = {name: ijson.items_coro(found, name) for name, found in self._fields.items()}
+        self._found = ijson.sendable_list()
+        self._encounters_parser = ijson.items_coro(self._found, f"{ENCOUNTERS}.item")
         self._encounters = 0
+        self._bytes = 0
 
     def feed(self, data: bytes) -> list[Part]:
+        self._bytes += len(data)
         try:
-            self._parser.send(data)
+            self._encounters_parser.send(data)
+            for parser in self._waiting.values():
+                parser.send(data)
         except ijson.JSONError as error:
             raise DocumentInvalid(f"The document is not valid JSON: {error}") from None
         return self._drain()
 
     def close(self) -> list[Part]:
+        if not self._bytes:
+            raise DocumentInvalid("The document is empty.")
         try:
-            self._parser.close()
+            self._encounters_parser.close()
+            for parser in self._waiting.values():
+                parser.close()
         except ijson.JSONError as error:
             raise DocumentInvalid(f"The document is not valid JSON: {error}") from None
-        parts = self._drain()
-        if not self._opened:
-            raise DocumentInvalid("The document is empty.")
-        return parts
+        return self._drain()
 
     def _drain(self) -> list[Part]:
         parts: list[Part] = []
-        for prefix, event, value in self._events:
-            self._on(prefix, event, value, parts)
-        del self._events[:]
-        return parts
-
-    def _on(self, prefix: str, event: str, value: Any, parts: list[Part]) -> None:
-        if self._builder is not None:
-            self._builder.event(event, value)
-            self._depth += {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}.get(event, 0)
-            if self._depth == 0:
-                self._finish(parts)
-            return
-        if not self._opened:
-            if event != "start_map":
-                raise DocumentInvalid("The document is not a JSON object.")
-            self._opened = True
-        elif prefix == "" and event == "map_key":
-            self._key = value
-        elif self._in_encounters and event == "end_array" and prefix == ENCOUNTERS:
-            self._in_encounters = False
-        elif prefix == ENCOUNTERS and event == "start_array" and not self._in_encounters:
-            self._in_encounters = True
-            parts.append(EncountersBegin())
-        elif event != "end_map" or prefix != "":
-            self._builder = ijson.ObjectBuilder()
-            self._builder.event(event, value)
-            self._depth = 1 if event in ("start_map", "start_array") else 0
-            if self._depth == 0:
-                self._finish(parts)
-
-    def _finish(self, parts: list[Part]) -> None:
-        value, self._builder = self._builder.value, None
-        if self._in_encounters:
+        for name, found in self._fields.items():
+            if found:
+                parts.append(Field(name, found[0]))
+                del found[:]
+                self._waiting.pop(name, None)  # one value per field: its parser has done its work
+        for value in self._found:
             parts.append(Encounter(self._encounters, value))
             self._encounters += 1
-        else:
-            parts.append(Field(self._key or "", value))
+        del self._found[:]
+        return parts
 
 
-def parts_of(source: IO[bytes]) -> Iterator[Part]:
+def parts_of(source: IO[bytes], fields: frozenset[str]) -> Iterator[Part]:
     """The document's parts, read from the file in chunks."""
-    reader = PartReader()
+    reader = PartReader(fields)
     while chunk := source.read(CHUNK_BYTES):
         yield from reader.feed(chunk)
     yield from reader.close()

@@ -19,6 +19,8 @@ from typing import IO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from app.access.service import issue
 from app.access.tables import CAMPAIGNS
@@ -68,10 +70,27 @@ async def new_owner_key(database: Database, campaign_id: str) -> str:
     return key.secret
 
 
+NOT_MIGRATED = (
+    "the database at DATABASE_URL has no tables yet (it was never migrated). Create them first, with the "
+    "same DATABASE_URL: `alembic upgrade head` (in a checkout: `make migrate`; with compose: "
+    "`docker compose run --rm migrate`), then run this command again. Nothing was written."
+)
+
+
+async def migrated(database: Database) -> bool:
+    """Whether Alembic has made the schema (its version table exists and holds a revision)."""
+    try:
+        return bool(await database.rows(text("SELECT version_num FROM alembic_version"), {}))
+    except DBAPIError:  # no such table (SQLite), undefined table (PostgreSQL)
+        return False
+
+
 async def run(arguments: argparse.Namespace, settings: Settings) -> int:
     console = Console(stderr=True)
     database = Database(settings)
     try:
+        if not await migrated(database):
+            raise ServiceError(NOT_MIGRATED)
         if arguments.command == "export":
             await export_to(database, arguments.campaign_id, sys.stdout.buffer, console)
         elif arguments.command == "import":

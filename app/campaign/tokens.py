@@ -8,9 +8,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access import service as access
 from app.campaign import links
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.transactions import retry_stale_snapshot
-from app.web.responses import Reply
 
 
 @retry_stale_snapshot

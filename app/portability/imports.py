@@ -24,6 +24,7 @@ from app.access.service import issue
 from app.access.tables import CAMPAIGNS
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.transactions import retry_stale_snapshot, write_transaction
@@ -31,7 +32,6 @@ from app.portability import replay, store
 from app.portability.errors import DocumentInvalid, IdTaken
 from app.portability.schemas import MAX_RESOURCES, DocumentHead, EncounterPart, refuse_floats
 from app.portability.stream import CHUNK_BYTES, Encounter, Field, PartReader, integers_only, parts_of
-from app.web.responses import Reply
 
 Progress = Callable[[int], None]  # called with the number of rows just written
 HEAD_FIELDS = frozenset(DocumentHead.model_fields)

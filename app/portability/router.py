@@ -13,10 +13,10 @@ from fastapi.responses import StreamingResponse
 from app.access.auth import IdempotencyDep, OwnerDep, limit_campaign_creation
 from app.access.schemas import CampaignCreated
 from app.deps import DatabaseDep, SessionDep
+from app.http.problems.handlers import is_json
 from app.platform.errors import ServiceError
 from app.portability import export, imports
 from app.portability.schemas import CampaignDocument
-from app.web.problems.handlers import is_json
 
 router = APIRouter(tags=["campaigns"])
 SPOOLED_IN_MEMORY = 1024 * 1024  # a larger body goes to a temporary file as it arrives
@@ -61,7 +61,7 @@ async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Respons
     responses=IMPORT_PROBLEMS,
     dependencies=[Depends(limit_campaign_creation)],
     # Open to all, as POST /v1/campaigns (a key, if sent, must be valid): FastAPI appends this to the
-    # bearer requirement, making it optional (app/web/openapi.py's CREDENTIALS_OPTIONAL does the same).
+    # bearer requirement, making it optional (app/http/openapi.py's CREDENTIALS_OPTIONAL does the same).
     # The body is read here, streamed (FastAPI would hold it parsed whole): declared by hand.
     openapi_extra={
         "security": [{}],

@@ -15,7 +15,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -27,6 +27,7 @@ from app.access.tables import CAMPAIGNS
 from app.config import Settings, get_settings
 from app.platform.db import Database
 from app.platform.errors import ServiceError
+from app.platform.transactions import write_transaction
 from app.portability import export, imports
 
 PROG = "combat-admin"
@@ -39,7 +40,7 @@ def _progress(console: Console) -> Progress:
     )  # fmt: skip
 
 
-async def export_to(database: Database, campaign_id: str, out: IO[bytes], console: Console) -> None:
+async def export_to(database: Database, campaign_id: str, out: BinaryIO, console: Console) -> None:
     total = await export.totals(database, campaign_id)
     with _progress(console) as progress:
         task = progress.add_task("rounds exported", total=total)
@@ -53,9 +54,9 @@ async def import_from(database: Database, source: IO[bytes], console: Console) -
     checked = await asyncio.to_thread(imports.check, source)
     with _progress(console) as progress:
         task = progress.add_task("rows imported", total=checked.rows)
-        async with database.sessions() as session:
+        async with database.sessions() as session, write_transaction(session):
             created = await imports.import_campaign(
-                session=session, source=source, checked=checked, progress=lambda n: progress.advance(task, n)
+                session, source=source, checked=checked, progress=lambda n: progress.advance(task, n)
             )
     return created.id, created.key.secret
 

@@ -24,10 +24,7 @@ from app.access.service import issue
 from app.access.tables import CAMPAIGNS
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
-from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.portability import replay, store
 from app.portability.errors import DocumentInvalid, IdTaken
 from app.portability.schemas import MAX_RESOURCES, DocumentHead, EncounterPart, refuse_floats
@@ -226,59 +223,49 @@ async def _encounters(source: IO[bytes]) -> Any:
             return
 
 
-@retry_stale_snapshot
 async def import_campaign(
-    *,
     session: AsyncSession,
+    *,
     source: IO[bytes],
     checked: Checked,
-    claim: Claim | None = None,
     progress: Progress | None = None,
 ) -> CampaignCreated:
-    """The checked document (`check` of the same file) as a new campaign; its new owner key is in the result
-    (shown once)."""
+    """The checked document (`check` of the same file) as a new campaign, in the caller's transaction (a
+    re-run reads the file again from its start); its new owner key is in the result (shown once)."""
     campaign_id = str(uuid.uuid4())
     campaign, sent_campaign = checked.head.campaign, checked.head_sent["campaign"]
-    async with write_transaction(session):
-        taken = await store.first_existing(session, checked.ids)
-        if taken is not None:
-            noun, taken_id = taken
-            raise IdTaken(f"The document's {noun} {taken_id} already exists here.", noun=noun, id=taken_id)
-        await session.execute(
-            CAMPAIGNS.insert().values(
-                id=campaign_id,
-                name=campaign.name,
-                created_at=campaign.created_at,
-                rules=sent_campaign["rules"],
-                version=campaign.version,
-            )  # fmt: skip
-        )
-        key = await issue(session, campaign_id, "owner", label="first key")
-        # parents first: combatants, staged declarations and rounds point at their encounter, characters too
-        async for encounter, sent in _encounters(source):
-            rows = _encounter_rows(encounter, sent, campaign_id)
-            for table, name in ((ENCOUNTERS, "encounters"), (COMBATANTS, "combatants"), (STAGED, "staged"),
-                                (ROUNDS, "rounds")):  # fmt: skip
-                await store.insert_rows(session, table, rows[name])
-                if progress is not None:
-                    progress(len(rows[name]))
-        for table, name in ((CHARACTERS, "characters"), (CREATURES, "creatures")):
-            rows_of = _roster_rows(checked, name, campaign_id)
-            await store.insert_rows(session, table, rows_of)
-            if progress is not None:
-                progress(len(rows_of))
-        created = CampaignCreated(
+    taken = await store.first_existing(session, checked.ids)
+    if taken is not None:
+        noun, taken_id = taken
+        raise IdTaken(f"The document's {noun} {taken_id} already exists here.", noun=noun, id=taken_id)
+    await session.execute(
+        CAMPAIGNS.insert().values(
             id=campaign_id,
             name=campaign.name,
             created_at=campaign.created_at,
             rules=sent_campaign["rules"],
             version=campaign.version,
-            key=key,
-        )
-        await record(session, claim, reply(created))
-    return created
-
-
-def reply(created: CampaignCreated) -> Reply:
-    """The answer of POST /v1/campaigns/import: POST /v1/campaigns's."""
-    return Reply.json(201, created, location="/v1/campaign")
+        )  # fmt: skip
+    )
+    key = await issue(session, campaign_id, "owner", label="first key")
+    # parents first: combatants, staged declarations and rounds point at their encounter, characters too
+    async for encounter, sent in _encounters(source):
+        rows = _encounter_rows(encounter, sent, campaign_id)
+        for table, name in ((ENCOUNTERS, "encounters"), (COMBATANTS, "combatants"), (STAGED, "staged"),
+                            (ROUNDS, "rounds")):  # fmt: skip
+            await store.insert_rows(session, table, rows[name])
+            if progress is not None:
+                progress(len(rows[name]))
+    for table, name in ((CHARACTERS, "characters"), (CREATURES, "creatures")):
+        rows_of = _roster_rows(checked, name, campaign_id)
+        await store.insert_rows(session, table, rows_of)
+        if progress is not None:
+            progress(len(rows_of))
+    return CampaignCreated(
+        id=campaign_id,
+        name=campaign.name,
+        created_at=campaign.created_at,
+        rules=sent_campaign["rules"],
+        version=campaign.version,
+        key=key,
+    )

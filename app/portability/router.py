@@ -10,10 +10,13 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import StreamingResponse
 
-from app.access.auth import IdempotencyDep, OwnerDep, limit_campaign_creation
+from app.access.auth import OwnerDep, limit_campaign_creation
+from app.access.deps import IdempotencyDep
 from app.access.schemas import CampaignCreated
-from app.deps import DatabaseDep, SessionDep
+from app.deps import DatabaseDep, database_of
+from app.http.command import run_anonymous
 from app.http.problems.handlers import is_json
+from app.http.responses import Reply
 from app.platform.errors import ServiceError
 from app.portability import export, imports
 from app.portability.schemas import CampaignDocument
@@ -71,7 +74,7 @@ async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Respons
         },
     },
 )
-async def import_campaign(request: Request, session: SessionDep, claim: IdempotencyDep) -> Response:
+async def import_campaign(request: Request, claim: IdempotencyDep) -> Response:
     """A new campaign holding an exported document (ids kept, every round replayed on the way in), and its
     first key, shown **once**. Counted with POST /v1/campaigns per address."""
     content_type = request.headers.get("content-type")
@@ -83,5 +86,9 @@ async def import_campaign(request: Request, session: SessionDep, claim: Idempote
         async for chunk in request.stream():
             body.write(chunk)
         checked = await asyncio.to_thread(imports.check, body)  # CPU work: off the event loop
-        created = await imports.import_campaign(session=session, source=body, checked=checked, claim=claim)
-    return imports.reply(created).response()
+        return await run_anonymous(
+            database_of(request),
+            claim,
+            lambda session: imports.import_campaign(session, source=body, checked=checked),
+            lambda created: Reply.json(201, created, location="/v1/campaign"),  # POST /v1/campaigns's answer
+        )

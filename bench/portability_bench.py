@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import resource
 import sys
@@ -98,9 +99,10 @@ def peak_rss_mib() -> float:
 
 
 async def import_once(database: Database, body: bytes) -> str:
-    document, raw = imports.parse(body)
+    source = io.BytesIO(body)
+    checked = await asyncio.to_thread(imports.check, source)
     async with database.sessions() as session, write_transaction(session):  # the CLI's transaction
-        created = await imports.import_campaign(session, document=document, raw=raw)
+        created = await imports.import_campaign(session, source=source, checked=checked)
     return created.id
 
 

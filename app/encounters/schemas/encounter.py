@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 from pydantic.config import JsonDict
 
 from app.resolver import bounds
@@ -165,9 +165,24 @@ class CreatureJoin(Input):
     hidden: Hidden = False
 
 
+def _shape_meant(value: Any) -> str:
+    """Which body the client meant, by its key: `character` or `creature` name theirs, anything else is a
+    full combatant. A typo then answers with the errors of that one shape, not of all three."""
+    keys = value.keys() if isinstance(value, dict) else vars(value) if hasattr(value, "__dict__") else ()
+    if "character" in keys:
+        return "CharacterJoin"
+    if "creature" in keys:
+        return "CreatureJoin"
+    return "CombatantCreate"
+
+
+# Tags named as the classes: never a key of a body, so an error's pointer leaves them out.
 CombatantJoin = Annotated[
-    CombatantCreate | CharacterJoin | CreatureJoin,
-    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary."),
+    Annotated[CombatantCreate, Tag("CombatantCreate")] | Annotated[CharacterJoin, Tag("CharacterJoin")]
+    | Annotated[CreatureJoin, Tag("CreatureJoin")],
+    Discriminator(_shape_meant),
+    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary "
+          "(the key `character` or `creature` says which)."),
 ]
 
 

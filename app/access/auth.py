@@ -28,7 +28,7 @@ from app.idempotency.keys import Claim
 from app.platform.errors import NotFound, ServiceError
 from app.web.params import client_address
 
-BEARER_DESCRIPTION = "A campaign key, or a viewer or player token of one encounter."
+BEARER_DESCRIPTION = "A campaign key (owner or gm), or a viewer or player token of one encounter."
 MINUTE, HOUR = 60, 3600
 
 
@@ -104,8 +104,19 @@ async def current_principal(request: Request) -> Principal:
 
 
 def owner(principal: Principal, _params: Mapping[str, str]) -> Principal:
+    """The campaign's game master: its owner key or a `gm` key."""
     if not principal.is_owner:
         raise Forbidden("Only the campaign's key can do this; a viewer or player token cannot.")
+    return principal
+
+
+def key_manager(principal: Principal, _params: Mapping[str, str]) -> Principal:
+    """The owner key alone: keys and the campaign's export are beyond a second game master."""
+    if not principal.manages_keys:
+        raise Forbidden(
+            "Only the campaign's owner key can do this: a gm key plays the game but cannot manage keys or "
+            "export the campaign, and a viewer or player token can do neither."
+        )
     return principal
 
 
@@ -169,7 +180,8 @@ async def limit_campaign_creation(request: Request) -> None:
     await limiter_of(request).hit(bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR)
 
 
-OwnerDep = Annotated[Principal, Depends(Access(owner))]
+OwnerDep = Annotated[Principal, Depends(Access(owner))]  # the owner's powers at the table (owner or gm key)
+KeyManagerDep = Annotated[Principal, Depends(Access(key_manager))]
 CharacterReaderDep = Annotated[Principal, Depends(Access(character_reader))]
 ReaderDep = Annotated[Principal, Depends(Access(encounter_reader))]
 EncounterOwnerDep = Annotated[Principal, Depends(Access(encounter_owner))]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Response, status
 
 from app.access import service
-from app.access.auth import IdempotencyDep, OwnerDep, forget_credentials, limit_campaign_creation
+from app.access.auth import IdempotencyDep, KeyManagerDep, OwnerDep, forget_credentials, limit_campaign_creation
 from app.access.schemas import (
     CampaignCreate,
     CampaignCreated,
     CampaignRead,
     CredentialCreated,
+    CredentialLabel,
     CredentialRead,
     KeyCreate,
 )
@@ -49,20 +50,28 @@ async def read_campaign(session: SessionDep, principal: OwnerDep, if_none_match:
 
 
 @router.get("/v1/campaign/keys", response_model=list[CredentialRead])
-async def list_keys(session: SessionDep, principal: OwnerDep) -> list[CredentialRead]:
+async def list_keys(session: SessionDep, principal: KeyManagerDep) -> list[CredentialRead]:
     """Every key and token of the campaign (never their secrets)."""
     return await service.list_credentials(session=session, principal=principal)
 
 
 @router.post("/v1/campaign/keys", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-async def create_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep) -> Response:
-    """Another owner key (e.g. one per device); the secret is shown once."""
-    return (await service.create_key(session=session, principal=principal, label=data.label, claim=claim)).response()
+async def create_key(
+    data: KeyCreate, session: SessionDep, principal: KeyManagerDep, claim: IdempotencyDep
+) -> Response:
+    """Another owner key (e.g. one per device), or with `"role": "gm"` a second game master's key (it plays
+    every part of the game, but cannot manage keys or export the campaign); the secret is shown once."""
+    reply = await service.create_key(session=session, principal=principal, label=data.label, role=data.role, claim=claim)
+    return reply.response()
 
 
 @router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
 async def rotate_key(
-    data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep, cache: CredentialCacheDep
+    data: CredentialLabel,
+    session: SessionDep,
+    principal: KeyManagerDep,
+    claim: IdempotencyDep,
+    cache: CredentialCacheDep,
 ) -> Response:
     """A new owner key, and the calling key revoked, in one step."""
     reply = await service.create_key(
@@ -73,7 +82,7 @@ async def rotate_key(
 
 
 @router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep, cache: CredentialCacheDep) -> Response:
+async def revoke_key(key_id: str, session: SessionDep, principal: KeyManagerDep, cache: CredentialCacheDep) -> Response:
     """Revoke a key or token of the campaign (not its last owner key)."""
     await service.revoke(session=session, principal=principal, credential_id=key_id)
     forget_credentials(cache, credential_ids=frozenset({key_id}))

@@ -20,12 +20,15 @@ from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
 from app.web.responses import Reply
 
-SECRET_PREFIX = {"owner": "dzc_key_", "viewer": "dzc_view_", "player": "dzc_play_"}
+SECRET_PREFIX = {"owner": "dzc_key_", "gm": "dzc_gm_", "viewer": "dzc_view_", "player": "dzc_play_"}
+# Campaign keys: the owner's, and a second game master's (CONTRACT.md, "Roles and timing at the table").
+GAME_MASTER_ROLES = frozenset({"owner", "gm"})
 
 
 @dataclass(frozen=True)
 class Principal:
-    """Who is calling: a campaign's owner, or a token scoped to one encounter (and one combatant)."""
+    """Who is calling: a campaign key (its owner's, or a second game master's), or a token scoped to one
+    encounter (and one combatant)."""
 
     credential_id: str
     campaign_id: str
@@ -36,6 +39,13 @@ class Principal:
 
     @property
     def is_owner(self) -> bool:
+        """Plays as the campaign's owner at the table: the owner key or a `gm` key. The name stays the
+        contract's ("the owner key plays…"); only `manages_keys` sets the owner apart."""
+        return self.role in GAME_MASTER_ROLES
+
+    @property
+    def manages_keys(self) -> bool:
+        """Makes, rotates and revokes the campaign's keys and exports the campaign: the owner key alone."""
         return self.role == "owner"
 
 
@@ -151,12 +161,14 @@ async def create_key(
     session: AsyncSession,
     principal: Principal,
     label: str | None,
+    role: str = "owner",
     claim: Claim | None = None,
     retire_caller: bool = False,
 ) -> Reply:
-    """A new owner key; with retire_caller, the key that asked is revoked in the same transaction (rotation)."""
+    """A new campaign key (owner or gm); with retire_caller, the key that asked is revoked in the same
+    transaction (rotation)."""
     async with session.begin():
-        key = await issue(session, principal.campaign_id, "owner", label=label)
+        key = await issue(session, principal.campaign_id, role, label=label)
         if retire_caller:
             await _revoke(session, principal.campaign_id, principal.credential_id)
         reply = Reply.json(201, key, location="/v1/campaign/keys")

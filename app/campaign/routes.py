@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Response, status
 
 from app.access.auth import CharacterReaderDep, IdempotencyDep, OwnerDep
-from app.access.schemas import CampaignRead, CredentialCreated, KeyCreate
+from app.access.schemas import CampaignRead, CredentialCreated, CredentialLabel
 from app.campaign import characters, creatures, house_rules, tokens
 from app.campaign.schemas import (
     CharacterCreate,
@@ -87,7 +87,7 @@ async def read_character(
     tags=["campaigns"],
 )
 async def create_character_token(
-    character_id: str, data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep
+    character_id: str, data: CredentialLabel, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep
 ) -> Response:
     """A player token bound to this character: in whichever unfinished fight the character is linked, it is
     that combatant's player token (reads and staging); outside a fight it reads only this character."""

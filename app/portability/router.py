@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import StreamingResponse
 
-from app.access.auth import IdempotencyDep, OwnerDep, limit_campaign_creation
+from app.access.auth import IdempotencyDep, KeyManagerDep, limit_campaign_creation
 from app.access.schemas import CampaignCreated
 from app.deps import DatabaseDep, SessionDep
 from app.portability import export, imports
@@ -38,7 +38,7 @@ EXPORTED: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/v1/campaign/export", response_class=StreamingResponse, responses=EXPORTED)
-async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Response:
+async def export_campaign(database: DatabaseDep, principal: KeyManagerDep) -> Response:
     """Everything the campaign holds as one JSON document (streamed): its house rules, roster, bestiary and
     every encounter with its combatants, staged declarations and rounds. Never a key or a token."""
     chunks = await export.stream(database, principal.campaign_id)

@@ -34,7 +34,8 @@ let t = translator(state.language);
 
 // ---- playing: forms in the cards, the console -------------------------------------------------
 
-const isOwner = () => state.viewer.role === "owner";
+// The console: the owner key, or a second game master's gm key.
+const isOwner = () => state.viewer.role === "owner" || state.viewer.role === "gm";
 const forms = new Map();
 const ownerForms = new Map();
 let consolePanel = null;

@@ -61,7 +61,9 @@ async def create_key(
 ) -> Response:
     """Another owner key (e.g. one per device), or with `"role": "gm"` a second game master's key (it plays
     every part of the game, but cannot manage keys or export the campaign); the secret is shown once."""
-    reply = await service.create_key(session=session, principal=principal, label=data.label, role=data.role, claim=claim)
+    reply = await service.create_key(
+        session=session, principal=principal, label=data.label, role=data.role, claim=claim
+    )
     return reply.response()
 
 

@@ -136,12 +136,13 @@ def encounter_owner(principal: Principal, params: Mapping[str, str]) -> Principa
 
 
 def combatant_editor(principal: Principal, params: Mapping[str, str]) -> Principal:
-    """The owner, or the player whose token is bound to this combatant."""
+    """The owner, or a player token of this encounter: its own combatant, or one of that one's companions,
+    which only the use case knows (it loads the encounter, and answers 403 for anyone else's)."""
     if principal.is_owner:
         return principal
     if principal.encounter_id != params["encounter_id"]:
         raise NotFound(f"There is no encounter {params['encounter_id']}.")
-    if principal.role == "player" and principal.combatant_id == params["combatant_id"]:
+    if principal.role == "player":
         return principal
     raise Forbidden("Only the campaign's key, or this combatant's player token, can change it.")
 

@@ -30,7 +30,8 @@ async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: 
     """A linked combatant's copy: its character's current fields (the roster moved on since the fight)."""
     character = await links.character(session, campaign_id=encounter.campaign_id, character_id=row["character_id"])
     stats = links.stat_block(character)
-    fields = CombatantFields.model_validate({**stats, "side": row["side"], "hidden": row["hidden"]}, strict=False)
+    kept = {name: row[name] for name in ("side", "hidden", "companion_of", "reveal_at_round")}
+    fields = CombatantFields.model_validate({**stats, **kept}, strict=False)
     return {**checked_values(fields, build_ruleset(encounter.rules)), "character_id": row["character_id"]}
 
 
@@ -63,6 +64,7 @@ async def copy(
         for row in made:
             if row.get("long_action") and row["long_action"].get("target") in new_ids:
                 row["long_action"] = {**row["long_action"], "target": new_ids[row["long_action"]["target"]]}
+            row["companion_of"] = new_ids.get(row.get("companion_of") or "")  # so does a companion's master
         encounter = EncounterRecord(
             id=copy_id,
             campaign_id=campaign_id,

@@ -8,7 +8,7 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import links
-from app.encounters import convert, screen, store
+from app.encounters import convert, reinforcements, screen, store
 from app.encounters.declarations import take_staged
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
@@ -51,11 +51,14 @@ def outcome(
     result = _resolve(number, current, convert.groups_of(rows), round_in, rules)
     document = result_to_json(result)
     changes = [convert.state_values(s) for s in result.combatants]
-    # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
-    revealed = screen.revealed_by(document, screen.hidden_ids(rows))
+    # A hidden combatant that acts or is targeted is revealed by this round, and so is a reinforcement whose
+    # round this is (it took part, hidden only from the players' screens until now); undo hides them again.
+    revealed = screen.revealed_by(document, screen.hidden_ids(rows)) | reinforcements.arriving(rows, number)
     hidden_before = {row["id"]: row["hidden"] for row in rows}
+    arrival = {row["id"]: row["reveal_at_round"] for row in rows}
     for change in changes:
         change["hidden"] = hidden_before[change["id"]] and change["id"] not in revealed
+        change["reveal_at_round"] = arrival[change["id"]] if change["hidden"] else None  # arrived: nothing ahead
     return before, document, changes
 
 

@@ -190,7 +190,7 @@ async def write_effects(session: AsyncSession, combatant_id: str, effects: list[
 UPDATE_STATE = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
-    .values({name: bindparam(name) for name in (*convert.ROUND_CHANGES, "hidden")})
+    .values({name: bindparam(name) for name in (*convert.ROUND_CHANGES, "hidden", "reveal_at_round")})
 )
 
 
@@ -300,6 +300,10 @@ STAGED_WITH_ROUND = (
         STAGED.c.dice,
         STAGED.c.staged_at,
         COMBATANTS.c.hidden,
+        # the caller's player plays it: its own combatant, or one of that one's companions
+        ((COMBATANTS.c.id == bindparam("player_of")) | (COMBATANTS.c.companion_of == bindparam("player_of"))).label(
+            "plays_for"
+        ),
     )
     .select_from(
         ENCOUNTERS.outerjoin(
@@ -312,9 +316,13 @@ STAGED_WITH_ROUND = (
 )
 
 
-async def list_staged(database: Database, *, campaign_id: str, encounter_id: str) -> Sequence[Any]:
-    """The encounter's round beside each staged declaration; no rows: no such encounter."""
-    return await database.rows(STAGED_WITH_ROUND, {"encounter_id": encounter_id, "campaign_id": campaign_id})
+async def list_staged(
+    database: Database, *, campaign_id: str, encounter_id: str, player_of: str | None = None
+) -> Sequence[Any]:
+    """The encounter's round beside each staged declaration (and whether the player of `player_of` plays
+    it); no rows: no such encounter."""
+    keys = {"encounter_id": encounter_id, "campaign_id": campaign_id, "player_of": player_of}
+    return await database.rows(STAGED_WITH_ROUND, keys)
 
 
 # --- rounds -----------------------------------------------------------------------------------------

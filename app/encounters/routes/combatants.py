@@ -72,7 +72,8 @@ async def update_combatant(
     principal: CombatantEditorDep,
     if_match: IfMatch = None,
 ) -> Response:
-    """Change a combatant between rounds. A player token may change its own name, weapon and weapon_ready."""
+    """Change a combatant between rounds. A player token may change the name, weapon and weapon_ready of its
+    own combatant and of that one's companions."""
     if not principal.is_owner and not data.model_fields_set <= PLAYER_FIELDS:
         raise Forbidden(f"A player token may change only {', '.join(sorted(PLAYER_FIELDS))}.")
     row, version = await combatants.update(
@@ -82,6 +83,7 @@ async def update_combatant(
         combatant_id=combatant_id,
         data=data,
         if_match=if_match,
+        principal=principal,
     )
     return Reply.json(200, combatant_read(row), etag=etag(version)).response()
 

@@ -23,15 +23,16 @@ async def stage_declaration(
 ) -> Response:
     """Stage this combatant's declaration for the next round (200 when it replaced one, 201 when new).
 
-    The owner key may stage for anyone, a player token for its own combatant. Checked as the round
-    will check it (a 422 names the field). Changes neither the encounter's version nor its ETag."""
+    A game master's key may stage for anyone, a player token for its own combatant and that one's
+    companions. Checked as the round will check it (a 422 names the field). Changes neither the encounter's
+    version nor its ETag."""
     staged = await declarations.stage(
         session=session,
         campaign_id=principal.campaign_id,
         encounter_id=encounter_id,
         combatant_id=combatant_id,
         data=data,
-        screened=not principal.is_owner,
+        principal=principal,
     )
     answer = status.HTTP_201_CREATED if staged.created else status.HTTP_200_OK
     return Reply.json(answer, staged.read.model_dump(mode="json")).response()
@@ -43,7 +44,11 @@ async def withdraw_declaration(
 ) -> Response:
     """Withdraw this combatant's staged declaration; 404 when none is staged (or a round used it)."""
     await declarations.withdraw(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, combatant_id=combatant_id
+        session=session,
+        campaign_id=principal.campaign_id,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        principal=principal,
     )
     return Reply.no_content().response()
 

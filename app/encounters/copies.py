@@ -13,7 +13,7 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import links
-from app.encounters import convert, store
+from app.encounters import convert, deadlines, store
 from app.encounters.combatants import checked_values, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.ids import new_id
@@ -78,6 +78,9 @@ async def copy(
             finished_at=None,
             finish_state=None,
             combatants=tuple(made),
+            declaration_seconds=source.declaration_seconds,
+            auto_resolve=source.auto_resolve,
+            declarations_due_at=deadlines.due_after(source.declaration_seconds, now),
         )
         await store.insert_encounter(session, encounter)
         await link_characters(session, copy_id, made)

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.encounters import companions, convert, screen, store
+from app.encounters import companions, convert, deadlines, screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -135,8 +135,11 @@ async def stage(
                 "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
                 errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
             )
-        await store.hold_version(session, encounter_id, encounter.version)
         staged_at = utcnow()
+        # A clock that stood still (a deadline passed with nothing staged) starts again with this declaration.
+        stopped = encounter.declaration_seconds is not None and encounter.declarations_due_at is None
+        clock = deadlines.restarted(encounter, staged_at) if stopped else {}
+        await store.hold_version(session, encounter_id, encounter.version, **clock)
         # Every screen learns that this combatant declared (the version: staging does not move it).
         declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
         created = await store.stage(
@@ -148,6 +151,11 @@ async def stage(
             staged_at=staged_at,
             announced=declared,
         )
+        timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, encounter.version)
+        timing += await deadlines.on_staging(
+            session, encounter, combatant_id=combatant_id, created=created, now=staged_at
+        )
+        await announce(session, *timing)
     return Staged(read=_staged_read(combatant_id, stored, dice, staged_at), created=created)
 
 

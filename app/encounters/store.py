@@ -13,7 +13,18 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ClauseElement, ColumnElement, Row, Update, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    ClauseElement,
+    ColumnElement,
+    Row,
+    Update,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -119,11 +130,11 @@ async def bump_version(session: AsyncSession, encounter_id: str, read_version: i
     return read_version + 1
 
 
-async def hold_version(session: AsyncSession, encounter_id: str, read_version: int) -> None:
-    """Take the encounter's row without changing it (staging: its version stays) if it is still at the
-    version read; else re-run the use case against the new state."""
+async def hold_version(session: AsyncSession, encounter_id: str, read_version: int, **clock: Any) -> None:
+    """Take the encounter's row without changing its version (staging) if it is still at the version read;
+    else re-run the use case against the new state. `clock`: the declaration deadline, started by staging."""
     unchanged = {"version": ENCOUNTERS.c.version, "updated_at": ENCOUNTERS.c.updated_at}  # not onupdate's now()
-    await _guarded_update(session, encounter_id, read_version, unchanged, StaleSnapshot(read_version))
+    await _guarded_update(session, encounter_id, read_version, {**unchanged, **clock}, StaleSnapshot(read_version))
 
 
 # --- encounters -------------------------------------------------------------------------------------

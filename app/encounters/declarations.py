@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.encounters import companions, convert, deadlines, screen, store
+from app.encounters import companions, convert, deadlines, reinforcements, screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -209,7 +209,10 @@ async def take_staged(
     on PostgreSQL this DELETE, a statement started after that update, sees every one committed before it
     and none can change until the round commits; on SQLite the version's update is the write lock itself."""
     position = {row["id"]: row["position"] for row in encounter.combatants}
-    rows = sorted(await store.take_staged(session, encounter.id), key=lambda row: position[row.combatant_id])
+    number = encounter.round + 1
+    waiting = reinforcements.waiting(encounter.combatants, number)  # staged in advance for a later round
+    taken = await store.take_staged(session, encounter.id, waiting)
+    rows = sorted(taken, key=lambda row: position[row.combatant_id])
     cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in rows]
     declared = {d.combatant for d in round_in.declarations}
     used = [row for row in rows if row.combatant_id not in declared]

@@ -29,3 +29,8 @@ def check(*, latest_round: int, hidden: bool, reveal_at_round: int | None, point
 def arriving(rows: Iterable[CombatantRow], number: int) -> frozenset[str]:
     """The hidden combatants round `number` reveals before it is resolved."""
     return frozenset(row["id"] for row in rows if row["hidden"] and row["reveal_at_round"] == number)
+
+
+def waiting(rows: Iterable[CombatantRow], number: int) -> frozenset[str]:
+    """The hidden reinforcements that arrive after round `number`: a declaration staged for one waits."""
+    return frozenset(row["id"] for row in rows if row["hidden"] and (row["reveal_at_round"] or 0) > number)

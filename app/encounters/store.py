@@ -277,14 +277,18 @@ async def withdraw(session: AsyncSession, *, encounter_id: str, combatant_id: st
 
 TAKE_STAGED = (
     delete(STAGED)
-    .where(STAGED.c.encounter_id == bindparam("encounter_id"))
+    .where(
+        STAGED.c.encounter_id == bindparam("encounter_id"),
+        STAGED.c.combatant_id.not_in(bindparam("waiting", expanding=True)),
+    )
     .returning(STAGED.c.combatant_id, STAGED.c.declaration, STAGED.c.dice)
 )
 
 
-async def take_staged(session: AsyncSession, encounter_id: str) -> Sequence[Any]:
-    """Every staged declaration of the encounter, deleted and returned (combatant_id, declaration, dice)."""
-    return (await session.execute(TAKE_STAGED, {"encounter_id": encounter_id})).all()
+async def take_staged(session: AsyncSession, encounter_id: str, waiting: Collection[str] = ()) -> Sequence[Any]:
+    """Every staged declaration of the encounter but those of `waiting` (reinforcements whose round is still
+    ahead: theirs waits for it), deleted and returned (combatant_id, declaration, dice)."""
+    return (await session.execute(TAKE_STAGED, {"encounter_id": encounter_id, "waiting": list(waiting)})).all()
 
 
 async def clear_staged(session: AsyncSession, where: ColumnElement[bool]) -> list[str]:

@@ -90,6 +90,9 @@ def _rows(document: CampaignDocument, raw: dict[str, Any], campaign_id: str) -> 
                 "updated_at": now,
                 "finished_at": encounter.finished_at,
                 "finish_state": sent["finish_state"],
+                "declaration_seconds": encounter.declaration_seconds,
+                "auto_resolve": encounter.auto_resolve,
+                "declarations_due_at": encounter.declarations_due_at,
             }
         )
         rows["combatants"] += [

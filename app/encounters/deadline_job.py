@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from app.encounters import clock_store, rounds, store
 from app.encounters.convert import EncounterRecord
 from app.encounters.schemas.round import RoundCreate
+from app.http.etags import etag
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound, PreconditionFailed, ServiceError
 from app.platform.transactions import write_transaction
-from app.web.etags import etag
 
 log = logging.getLogger(__name__)
 BATCH = 50

@@ -57,10 +57,12 @@ async def _settle(database: Database, campaign_id: str, encounter_id: str, now: 
         if due is None or due > now or encounter.finished_at is not None:
             return  # another worker settled it, or a round or a change moved it on
         try:
+            refused = False
             if encounter.auto_resolve and await _anything_staged(database, encounter_id):
                 if await _resolve(database, encounter):
                     return
-            await _announce_due(database, encounter, due, resolve_if_staged=encounter.auto_resolve)
+                refused = True  # what is staged makes no round: announce, and wait for the players
+            await _announce_due(database, encounter, due, resolve_if_staged=encounter.auto_resolve and not refused)
             return
         except _StagedMeanwhile:
             continue

@@ -128,6 +128,17 @@ def test_a_deadline_with_nothing_staged_only_announces_and_the_clock_waits(clien
     assert client.get(url).json()["declarations_due_at"] is not None  # the next declaration starts it again
 
 
+def test_a_staged_declaration_that_makes_no_round_is_announced_and_the_clock_waits(client, settings):
+    encounter, url, ala, wolf, bolek, player = table(client, declaration_seconds=600, auto_resolve=True)
+    at_wolf = {"stance": "offensive", "action": {"type": "attack", "targets": [wolf]}}
+    assert client.put(f"{url}/declarations/{bolek}", json=at_wolf).status_code == 201
+    assert client.delete(f"{url}/combatants/{wolf}").status_code == 204  # its target is gone: a stale one
+    due_now(settings, encounter["id"])
+    wake(client)
+    poll(lambda: client.get(url).json()["declarations_due_at"] is None, "the announcement")
+    assert client.get(url).json()["round"] == 0
+
+
 def test_without_auto_resolve_a_deadline_only_announces(client, settings):
     encounter, url, ala, wolf, bolek, player = table(client, declaration_seconds=600)
     assert client.put(f"{url}/declarations/{bolek}", json=NONE).status_code == 201

@@ -2,7 +2,7 @@
 
 Every worker runs it; the database decides who acts. For each encounter whose deadline has come:
 - with `auto_resolve` and something staged, the next round is resolved as if posted by hand with no body
-  (the staged declarations, server dice), guarded by the version read (If-Match): of every worker and
+  (the staged declarations, server dice), guarded by the version read (as an If-Match): of every worker and
   replica racing for it, and of a round posted by hand meanwhile, the encounter's version compare-and-set
   lets exactly one through; the losers find the version moved and leave it (the winner set the next clock);
 - otherwise (nothing staged, or no auto_resolve) it only announces `declarations.due`, and the clock stops
@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from app.encounters import clock_store, rounds, store
 from app.encounters.convert import EncounterRecord
 from app.encounters.schemas.round import RoundCreate
-from app.http.etags import etag
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound, PreconditionFailed, ServiceError
-from app.platform.transactions import write_transaction
+from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ExpectedVersion
 
 log = logging.getLogger(__name__)
 BATCH = 50
@@ -77,19 +77,27 @@ async def _resolve(database: Database, encounter: EncounterRecord) -> bool:
     """The next round, from the version read; True when it is resolved (by this worker or, it turns out,
     by someone else first), False when the staged declarations cannot make a round (it is announced)."""
     try:
-        await rounds.resolve_next_round(
-            database=database,
-            campaign_id=encounter.campaign_id,
-            encounter_id=encounter.id,
-            round_in=RoundCreate(),
-            if_match=etag(encounter.version),
-        )
+        await _resolve_from(database, encounter)
     except (PreconditionFailed, Conflict):
         return True  # the version moved: another worker's round, a hand-posted one, or a change (its clock)
     except ServiceError as refused:  # a staged declaration the encounter changed under: the players are told
         log.info("encounter %s: the deadline's round was refused: %s", encounter.id, refused.detail)
         return False
     return True
+
+
+@retry_stale_snapshot
+async def _resolve_from(database: Database, encounter: EncounterRecord) -> None:
+    """The next round as a hand-posted one with no body would be, from exactly the version read."""
+    async with database.sessions() as session, write_transaction(session):
+        await rounds.resolve_next_round(
+            session,
+            database=database,
+            campaign_id=encounter.campaign_id,
+            encounter_id=encounter.id,
+            round_in=RoundCreate(),
+            expected=ExpectedVersion(frozenset({encounter.version})),
+        )
 
 
 async def _announce_due(

@@ -25,11 +25,9 @@ from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.declaration import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.schemas.round import DeclarationIn, RoundCreate
-from app.http.problems.handlers import pointer
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
-from app.platform.errors import NotFound, ServiceError
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.errors import NotFound, ServiceError, pointer
 from app.resolver import ResolverError, RoundInput, build_ruleset
 from app.resolver.validate import validate_round
 
@@ -108,10 +106,9 @@ def _staged_read(
     )
 
 
-@retry_stale_snapshot
 async def stage(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     combatant_id: str,
@@ -123,62 +120,57 @@ async def stage(
     a combatant it controls (its own, and that one's companions)."""
     stored = data.model_dump(mode="json", by_alias=True, include=set(DECLARATION_FIELDS), exclude_unset=True)
     dice = data.dice
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
-        require_unfinished(encounter)
-        seen = encounter if principal.is_owner else screen.visible(encounter)
-        find_combatant(seen, combatant_id)
-        companions.require_control(principal, seen.combatants, combatant_id)
-        found = issues(seen, declaration(combatant_id, stored), dice)
-        if found:
-            raise InvalidDeclaration(
-                "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
-                errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
-            )
-        staged_at = utcnow()
-        # A clock that stood still (a deadline passed with nothing staged) starts again with this declaration.
-        stopped = encounter.declaration_seconds is not None and encounter.declarations_due_at is None
-        clock = deadlines.restarted(encounter, staged_at) if stopped else {}
-        await store.hold_version(session, encounter_id, encounter.version, **clock)
-        # Every screen learns that this combatant declared (the version: staging does not move it).
-        declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
-        created = await store.stage(
-            session,
-            encounter_id=encounter_id,
-            combatant_id=combatant_id,
-            declaration=stored,
-            dice=dice,
-            staged_at=staged_at,
-            announced=declared,
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+    require_unfinished(encounter)
+    seen = encounter if principal.is_owner else screen.visible(encounter)
+    find_combatant(seen, combatant_id)
+    companions.require_control(principal, seen.combatants, combatant_id)
+    found = issues(seen, declaration(combatant_id, stored), dice)
+    if found:
+        raise InvalidDeclaration(
+            "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
+            errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
         )
-        timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, encounter.version)
-        timing += await deadlines.on_staging(
-            session, encounter, combatant_id=combatant_id, created=created, now=staged_at
-        )
-        await announce(session, *timing)
+    staged_at = utcnow()
+    # A clock that stood still (a deadline passed with nothing staged) starts again with this declaration.
+    stopped = encounter.declaration_seconds is not None and encounter.declarations_due_at is None
+    clock = deadlines.restarted(encounter, staged_at) if stopped else {}
+    await store.hold_version(session, encounter_id, encounter.version, **clock)
+    # Every screen learns that this combatant declared (the version: staging does not move it).
+    declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
+    created = await store.stage(
+        session,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        declaration=stored,
+        dice=dice,
+        staged_at=staged_at,
+        announced=declared,
+    )
+    timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, encounter.version)
+    timing += await deadlines.on_staging(session, encounter, combatant_id=combatant_id, created=created, now=staged_at)
+    await announce(session, *timing)
     return Staged(read=_staged_read(combatant_id, stored, dice, staged_at), created=created)
 
 
-@retry_stale_snapshot
 async def withdraw(
-    *, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str, principal: Principal
+    session: AsyncSession, *, campaign_id: str, encounter_id: str, combatant_id: str, principal: Principal
 ) -> None:
     """Withdraw a staged declaration. None staged (never, withdrawn already, or used by a round): 404,
     so a player learns that nothing of theirs is waiting, whichever of these happened."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
-        require_unfinished(encounter)
-        seen = encounter if principal.is_owner else screen.visible(encounter)
-        find_combatant(seen, combatant_id)
-        companions.require_control(principal, seen.combatants, combatant_id)
-        await store.hold_version(session, encounter_id, encounter.version)
-        if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):
-            raise NotFound(f"Combatant {combatant_id} has no staged declaration for round {encounter.round + 1}.")
-        await announce(session, Change.of_declaration(encounter_id, combatant_id, False, encounter.version))
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+    require_unfinished(encounter)
+    seen = encounter if principal.is_owner else screen.visible(encounter)
+    find_combatant(seen, combatant_id)
+    companions.require_control(principal, seen.combatants, combatant_id)
+    await store.hold_version(session, encounter_id, encounter.version)
+    if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):
+        raise NotFound(f"Combatant {combatant_id} has no staged declaration for round {encounter.round + 1}.")
+    await announce(session, Change.of_declaration(encounter_id, combatant_id, False, encounter.version))
 
 
 async def list_staged(database: Database, *, principal: Principal, encounter_id: str) -> DeclarationsRead:
-    """Every staged declaration, each in the form the caller's role may see (CONTRACT.md, Table play)."""
+    """Every staged declaration, each in the form the caller's role may see (README.md, "Table play")."""
     rows = await store.list_staged(
         database, campaign_id=principal.campaign_id, encounter_id=encounter_id, player_of=principal.combatant_id
     )

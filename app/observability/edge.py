@@ -23,13 +23,14 @@ from uuid import uuid4
 from asgi_correlation_id.context import correlation_id
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.http.problems.handlers import problem
 from app.observability.logs import AccessLog
 from app.observability.metrics import HttpMetrics
 from app.observability.request_id import REQUEST_ID_HEADER, is_acceptable_request_id
 from app.platform.errors import PayloadTooLarge
+from app.platform.rendering import PROBLEM_MEDIA_TYPE, problem_json
 
 _REQUEST_ID = REQUEST_ID_HEADER.lower().encode()
 _REPLAYED = b"idempotent-replayed"
@@ -154,12 +155,14 @@ async def _drain(receive: Receive) -> None:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, max_bytes: int) -> None:
-    response = problem(
+    body = problem_json(
         PayloadTooLarge.status,
         PayloadTooLarge.type,
         PayloadTooLarge.title,
         f"Request bodies are limited to {max_bytes} bytes.",
-        headers={"Connection": "close"},
+    )
+    response = Response(
+        body, status_code=PayloadTooLarge.status, media_type=PROBLEM_MEDIA_TYPE, headers={"Connection": "close"}
     )
     await response(scope, receive, send)
 

@@ -1,4 +1,4 @@
-"""The seeds an odds request derives (CONTRACT.md "Odds"): fight k plays with fight_seed(seed, k),
+"""The seeds an odds request derives (README.md, "Odds"): fight k plays with fight_seed(seed, k),
 round r of it with round_seed(fight seed, r). The round seed rolls the round's dice (the resolver's
 keys, SeededDice) and picks the targets (target_picks), so POST /v1/resolve with that seed replays
 the round exactly. Both ways of playing a fight (simulate and arena) draw from here."""

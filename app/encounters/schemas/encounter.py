@@ -18,7 +18,7 @@ Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
 
 
 class EffectModifiers(Input):
-    """What an effect changes while it is active (RULES.md section 12)."""
+    """What an effect changes while it is active (docs/rules.md: Effects)."""
 
     name: Name
     attack: Modifier = 0
@@ -61,7 +61,7 @@ class EffectCreate(EffectModifiers):
 
 
 class EffectGivenIn(EffectModifiers):
-    """The effect a custom action gives its target when it completes (section 13)."""
+    """The effect a custom action gives its target when it completes (docs/rules.md: Long actions)."""
 
     rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
         default=None, description="Active for this many rounds after the one it completes in; null: until removed."
@@ -69,7 +69,7 @@ class EffectGivenIn(EffectModifiers):
 
 
 class LongActionIn(Input):
-    """A custom action in progress (section 13)."""
+    """A custom action in progress (docs/rules.md: Long actions)."""
 
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from app.encounters import clock_store, rounds, store
+from app.encounters import rounds, store
 from app.encounters.convert import EncounterRecord
 from app.encounters.schemas.round import RoundCreate
 from app.platform.changefeed import Change, announce
@@ -36,12 +36,12 @@ async def run(database: Database) -> datetime | None:
     """Settle every deadline that has come; when to run again (the earliest deadline ahead, or None)."""
     now = utcnow()
     while True:
-        due = await clock_store.due_encounters(database, now, BATCH)
+        due = await store.due_encounters(database, now, BATCH)
         for row in due:
             await _settle(database, row.campaign_id, row.id, now)
         if len(due) < BATCH:
             break
-    upcoming = await clock_store.next_due(database)
+    upcoming = await store.next_due(database)
     if upcoming is None:
         return None
     return max(upcoming, utcnow() + IDLE) if upcoming <= now else upcoming
@@ -70,7 +70,7 @@ async def _settle(database: Database, campaign_id: str, encounter_id: str, now: 
 
 async def _anything_staged(database: Database, encounter_id: str) -> bool:
     async with database.sessions() as session, session.begin():
-        return await clock_store.count_staged(session, encounter_id) > 0
+        return await store.count_staged(session, encounter_id) > 0
 
 
 async def _resolve(database: Database, encounter: EncounterRecord) -> bool:
@@ -104,9 +104,9 @@ async def _announce_due(
     database: Database, encounter: EncounterRecord, due: datetime, *, resolve_if_staged: bool
 ) -> None:
     async with database.sessions() as session, write_transaction(session):
-        if not await clock_store.stop_clock(session, encounter.id, encounter.version, due):
+        if not await store.stop_clock(session, encounter.id, encounter.version, due):
             return  # another worker said it, or the encounter moved on
-        if resolve_if_staged and await clock_store.count_staged(session, encounter.id) > 0:
+        if resolve_if_staged and await store.count_staged(session, encounter.id) > 0:
             raise _StagedMeanwhile  # rolls the stop back
         passed = Change.of_timing(encounter.id, "declarations.due", encounter.round + 1, encounter.version)
         await announce(session, passed)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.encounters import clock_store
+from app.encounters import store
 from app.encounters.convert import EncounterRecord
 from app.platform.changefeed import Change
 from app.platform.dispatcher import wake_at_commit
@@ -63,7 +63,7 @@ async def on_staging(
     if not timed or not created:
         return []
     next_round = encounter.round + 1
-    staged, played = await clock_store.staged_and_played(session, encounter.id)
+    staged, played = await store.staged_and_played(session, encounter.id)
     staged |= {combatant_id}
     controlled = {
         row["id"]
@@ -76,6 +76,6 @@ async def on_staging(
         return []
     changes = [Change.of_timing(encounter.id, "declarations.complete", next_round, encounter.version)]
     if encounter.auto_resolve:
-        await clock_store.set_due(session, encounter.id, now)
+        await store.set_due(session, encounter.id, now)
         await wake_at_commit(session, JOB)
     return changes

@@ -1,4 +1,4 @@
-"""The declaration deadline's statements on the encounter aggregate's tables (the rest are in store.py):
+"""The declaration deadline's statements on the encounter aggregate's tables:
 who has staged and who a player controls, the due time, and the encounters whose deadline has come."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from fastapi import APIRouter, FastAPI, Response
 from app.access.router import router as access_router
 from app.campaign.routes import router as campaign_router
 from app.config import Settings, get_settings
+from app.encounters import deadline_job, deadlines
 from app.encounters.routes.combatants import router as combatants_router
 from app.encounters.routes.declarations import router as declarations_router
 from app.encounters.routes.encounters import router as encounters_router
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
     events = EventHub(settings, database)  # one listening connection per worker
     dispatcher = Dispatcher(settings)  # the worker's background jobs; its own pool, only if it has jobs
+    dispatcher.register_job(deadlines.JOB, deadline_job.run, idle_seconds=60.0)  # the declaration deadlines
     # its processes start with the first odds request
     odds_runner = OddsRunner(settings.odds_processes, max_pending=settings.odds_max_pending)
 

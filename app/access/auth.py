@@ -25,7 +25,7 @@ from app.access.service import Principal
 from app.deps import CredentialCacheDep, credentials_of, database_of, limiter_of, settings_of
 from app.platform.errors import NotFound, ServiceError
 
-BEARER_DESCRIPTION = "A campaign key, or a viewer or player token of one encounter."
+BEARER_DESCRIPTION = "A campaign key (owner or gm), or a viewer or player token of one encounter."
 MINUTE, HOUR = 60, 3600
 
 
@@ -106,8 +106,19 @@ async def current_principal(request: Request) -> Principal:
 
 
 def owner(principal: Principal, _params: Mapping[str, str]) -> Principal:
+    """The campaign's game master: its owner key or a `gm` key."""
     if not principal.is_owner:
         raise Forbidden("Only the campaign's key can do this; a viewer or player token cannot.")
+    return principal
+
+
+def key_manager(principal: Principal, _params: Mapping[str, str]) -> Principal:
+    """The owner key alone: keys and the campaign's export are beyond a second game master."""
+    if not principal.manages_keys:
+        raise Forbidden(
+            "Only the campaign's owner key can do this: a gm key plays the game but cannot manage keys or "
+            "export the campaign, and a viewer or player token can do neither."
+        )
     return principal
 
 
@@ -127,12 +138,13 @@ def encounter_owner(principal: Principal, params: Mapping[str, str]) -> Principa
 
 
 def combatant_editor(principal: Principal, params: Mapping[str, str]) -> Principal:
-    """The owner, or the player whose token is bound to this combatant."""
+    """The owner, or a player token of this encounter: its own combatant, or one of that one's companions,
+    which only the use case knows (it loads the encounter, and answers 403 for anyone else's)."""
     if principal.is_owner:
         return principal
     if principal.encounter_id != params["encounter_id"]:
         raise NotFound(f"There is no encounter {params['encounter_id']}.")
-    if principal.role == "player" and principal.combatant_id == params["combatant_id"]:
+    if principal.role == "player":
         return principal
     raise Forbidden("Only the campaign's key, or this combatant's player token, can change it.")
 
@@ -173,7 +185,8 @@ async def limit_campaign_creation(request: Request) -> None:
     )
 
 
-OwnerDep = Annotated[Principal, Depends(Access(owner))]
+OwnerDep = Annotated[Principal, Depends(Access(owner))]  # the owner's powers at the table (owner or gm key)
+KeyManagerDep = Annotated[Principal, Depends(Access(key_manager))]
 CharacterReaderDep = Annotated[Principal, Depends(Access(character_reader))]
 ReaderDep = Annotated[Principal, Depends(Access(encounter_reader))]
 EncounterOwnerDep = Annotated[Principal, Depends(Access(encounter_owner))]

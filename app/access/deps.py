@@ -14,7 +14,15 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.access.auth import Access, client_address, combatant_editor, encounter_owner, optional_principal, owner
+from app.access.auth import (
+    Access,
+    client_address,
+    combatant_editor,
+    encounter_owner,
+    key_manager,
+    optional_principal,
+    owner,
+)
 from app.access.service import Principal
 from app.deps import database_of
 from app.http.etags import expected_version
@@ -77,6 +85,9 @@ def _call_dependency(
 # The calls the routes take, by who may make them and which headers they carry.
 OwnerCommand = Annotated[Call, Depends(_call_dependency(owner, keyed=True, conditional=False))]
 OwnerCall = Annotated[Call, Depends(_call_dependency(owner, keyed=False, conditional=False))]
+# keys: the owner key alone (a gm key plays the game but manages no key)
+KeyManagerCommand = Annotated[Call, Depends(_call_dependency(key_manager, keyed=True, conditional=False))]
+KeyManagerCall = Annotated[Call, Depends(_call_dependency(key_manager, keyed=False, conditional=False))]
 OwnerChange = Annotated[Call, Depends(_call_dependency(owner, keyed=False, conditional=True))]
 EncounterCommand = Annotated[Call, Depends(_call_dependency(encounter_owner, keyed=True, conditional=True))]
 EncounterKeyed = Annotated[Call, Depends(_call_dependency(encounter_owner, keyed=True, conditional=False))]

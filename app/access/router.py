@@ -5,13 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request, Response, status
 
 from app.access import service
-from app.access.auth import OwnerDep, forget_credentials, limit_campaign_creation
-from app.access.deps import IdempotencyDep, OwnerCall, OwnerCommand
+from app.access.auth import KeyManagerDep, OwnerDep, forget_credentials, limit_campaign_creation
+from app.access.deps import IdempotencyDep, KeyManagerCall, KeyManagerCommand
 from app.access.schemas import (
     CampaignCreate,
     CampaignCreated,
     CampaignRead,
     CredentialCreated,
+    CredentialLabel,
     CredentialRead,
     KeyCreate,
 )
@@ -56,23 +57,24 @@ async def read_campaign(session: SessionDep, principal: OwnerDep, if_none_match:
 
 
 @router.get("/v1/campaign/keys", response_model=list[CredentialRead])
-async def list_keys(session: SessionDep, principal: OwnerDep) -> list[CredentialRead]:
+async def list_keys(session: SessionDep, principal: KeyManagerDep) -> list[CredentialRead]:
     """Every key and token of the campaign (never their secrets)."""
     return await service.list_credentials(session=session, principal=principal)
 
 
 @router.post("/v1/campaign/keys", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-async def create_key(data: KeyCreate, call: OwnerCommand) -> Response:
-    """Another owner key (e.g. one per device); the secret is shown once."""
+async def create_key(data: KeyCreate, call: KeyManagerCommand) -> Response:
+    """Another owner key (e.g. one per device), or with `"role": "gm"` a second game master's key (it plays
+    every part of the game, but cannot manage keys or export the campaign); the secret is shown once."""
     return await run(
         call,
-        lambda session: service.create_key(session, principal=call.principal, label=data.label),
+        lambda session: service.create_key(session, principal=call.principal, label=data.label, role=data.role),
         lambda key: Reply.json(201, key, location="/v1/campaign/keys"),
     )
 
 
 @router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-async def rotate_key(data: KeyCreate, call: OwnerCommand, cache: CredentialCacheDep) -> Response:
+async def rotate_key(data: CredentialLabel, call: KeyManagerCommand, cache: CredentialCacheDep) -> Response:
     """A new owner key, and the calling key revoked, in one step."""
     response = await run(
         call,
@@ -84,7 +86,7 @@ async def rotate_key(data: KeyCreate, call: OwnerCommand, cache: CredentialCache
 
 
 @router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def revoke_key(key_id: str, call: OwnerCall, cache: CredentialCacheDep) -> Response:
+async def revoke_key(key_id: str, call: KeyManagerCall, cache: CredentialCacheDep) -> Response:
     """Revoke a key or token of the campaign (not its last owner key)."""
     response = await run(
         call,

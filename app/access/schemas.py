@@ -30,7 +30,7 @@ class CredentialRead(BaseModel):
     """A key or token as listed: never its secret."""
 
     id: str
-    role: Literal["owner", "viewer", "player"]
+    role: Literal["owner", "gm", "viewer", "player"]
     encounter_id: str | None
     combatant_id: str | None
     character_id: str | None = Field(
@@ -50,6 +50,21 @@ class CampaignCreated(CampaignRead):
 
 
 class KeyCreate(Input):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"label": "GM's tablet"}, {"role": "gm", "label": "co-GM Basia"}]}
+    )
+
+    role: Literal["owner", "gm"] = Field(
+        default="owner",
+        description="owner: another key with every power; gm: a second game master, who plays every part of the "
+        "game but cannot make, rotate or revoke keys, nor export the campaign.",
+    )
+    label: Name | None = None
+
+
+class CredentialLabel(Input):
+    """A key to rotate, or a character's token: only its label."""
+
     model_config = ConfigDict(json_schema_extra={"examples": [{"label": "GM's tablet"}]})
 
     label: Name | None = None

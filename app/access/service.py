@@ -18,7 +18,9 @@ from app.access.tables import CAMPAIGNS, CREDENTIALS
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
 
-SECRET_PREFIX = {"owner": "dzc_key_", "viewer": "dzc_view_", "player": "dzc_play_"}
+SECRET_PREFIX = {"owner": "dzc_key_", "gm": "dzc_gm_", "viewer": "dzc_view_", "player": "dzc_play_"}
+# Campaign keys: the owner's, and a second game master's (CONTRACT.md, "Roles and timing at the table").
+GAME_MASTER_ROLES = frozenset({"owner", "gm"})
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,13 @@ class Principal:
 
     @property
     def is_owner(self) -> bool:
+        """Plays as the campaign's owner at the table: the owner key or a `gm` key. The name stays the
+        contract's ("the owner key plays…"); only `manages_keys` sets the owner apart."""
+        return self.role in GAME_MASTER_ROLES
+
+    @property
+    def manages_keys(self) -> bool:
+        """Makes, rotates and revokes the campaign's keys and exports the campaign: the owner key alone."""
         return self.role == "owner"
 
 
@@ -142,10 +151,16 @@ async def list_credentials(
 
 
 async def create_key(
-    session: AsyncSession, *, principal: Principal, label: str | None, retire_caller: bool = False
+    session: AsyncSession,
+    *,
+    principal: Principal,
+    label: str | None,
+    role: str = "owner",
+    retire_caller: bool = False,
 ) -> CredentialCreated:
-    """A new owner key; with retire_caller, the key that asked is revoked in the same transaction (rotation)."""
-    key = await issue(session, principal.campaign_id, "owner", label=label)
+    """A new campaign key (owner or gm); with retire_caller, the key that asked is revoked in the same
+    transaction (rotation)."""
+    key = await issue(session, principal.campaign_id, role, label=label)
     if retire_caller:
         await _revoke(session, principal.campaign_id, principal.credential_id)
     return key

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response, status
 
 from app.access.auth import CharacterReaderDep, OwnerDep
 from app.access.deps import Call, OwnerChange, OwnerCommand
-from app.access.schemas import CampaignRead, CredentialCreated, KeyCreate
+from app.access.schemas import CampaignRead, CredentialCreated, CredentialLabel
 from app.campaign import house_rules, stat_blocks, tokens
 from app.campaign.schemas import (
     CharacterCreate,
@@ -125,7 +125,7 @@ async def read_character(
     response_model=CredentialCreated,
     tags=["campaigns"],
 )
-async def create_character_token(character_id: str, data: KeyCreate, call: OwnerCommand) -> Response:
+async def create_character_token(character_id: str, data: CredentialLabel, call: OwnerCommand) -> Response:
     """A player token bound to this character: in whichever unfinished fight the character is linked, it is
     that combatant's player token (reads and staging); outside a fight it reads only this character."""
     return await run(

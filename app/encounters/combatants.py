@@ -9,8 +9,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access import service as access
+from app.access.service import Principal
 from app.campaign import repository
-from app.encounters import convert, screen, store
+from app.encounters import companions, convert, reinforcements, screen, store
 from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id, new_id
@@ -80,6 +81,8 @@ def checked_values(
     values["effects"] = [{**e, "id": e["id"] or new_effect_id()} for e in values["effects"]]
     values["side"] = fields.side
     values["hidden"] = fields.hidden
+    values["companion_of"] = fields.companion_of
+    values["reveal_at_round"] = fields.reveal_at_round
     values["group"] = fields.group
     values.setdefault("character_id", None)
     values.setdefault("creature_id", None)
@@ -116,14 +119,18 @@ async def joining(
     """The combatants' column values a join body makes: one full combatant, a character (the caller links
     it, `link_characters`, once the encounter's row exists), or `count` copies of a creature."""
     targets = frozenset(row["id"] for row in encounter.combatants)
+    companions.check(encounter.combatants, None, data.companion_of, pointer)
+    reinforcements.check(
+        latest_round=encounter.round, hidden=data.hidden, reveal_at_round=data.reveal_at_round, pointer=pointer
+    )
     if isinstance(data, CombatantCreate):
         return [checked_values(data, ruleset, pointer, targets=targets)]
+    # the join's own fields over the stat block's
+    joined = {"hidden": data.hidden, "companion_of": data.companion_of, "reveal_at_round": data.reveal_at_round}
     if isinstance(data, CharacterJoin):
         character = await repository.character(session, campaign_id=encounter.campaign_id, character_id=data.character)
         stats = repository.stat_block(character)
-        fields = CombatantFields.model_validate(
-            {**stats, "side": data.side or stats["side"], "hidden": data.hidden}, strict=False
-        )
+        fields = CombatantFields.model_validate({**stats, "side": data.side or stats["side"], **joined}, strict=False)
         return [{**checked_values(fields, ruleset, pointer), "character_id": data.character}]
     creature = await repository.creature(session, campaign_id=encounter.campaign_id, creature_id=data.creature)
     stats = repository.stat_block(creature)
@@ -131,7 +138,7 @@ async def joining(
     made = []
     for name in names:
         fields = CombatantFields.model_validate(
-            {**stats, "name": name, "side": data.side or stats["side"], "hidden": data.hidden}, strict=False
+            {**stats, "name": name, "side": data.side or stats["side"], **joined}, strict=False
         )
         made.append({**checked_values(fields, ruleset, pointer), "creature_id": data.creature})
     return made
@@ -188,12 +195,20 @@ async def update(
     combatant_id: str,
     data: CombatantUpdate,
     expected: ExpectedVersion = ANY_VERSION,
+    principal: Principal | None = None,
 ) -> Versioned[CombatantRow]:
+    """A game master changes any field of anyone; a player token (`principal`) the fields it may (the router
+    checked which) of a combatant it controls (its own, or that one's companion)."""
     encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
     require_unfinished(encounter)
+    if principal is not None and not principal.is_owner:
+        find_combatant(screen.visible(encounter), combatant_id)
+        companions.require_control(principal, encounter.combatants, combatant_id)
     row = find_combatant(encounter, combatant_id)
     current = convert.snapshot(row)
     changed = data.model_dump(exclude_unset=True, by_alias=True)
+    if changed.get("hidden") is False and "reveal_at_round" not in changed:
+        changed["reveal_at_round"] = None  # revealed by hand: it has arrived
     if "vitality" in changed and "blood" not in changed and row["blood"] == row["vitality"]:
         changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
     # not checked again: kept, or the long action cancelled; where it came from stays as it is
@@ -202,6 +217,12 @@ async def update(
         {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
     )
     values = checked_values(merged, build_ruleset(encounter.rules))
+    if "companion_of" in changed:
+        companions.check(encounter.combatants, combatant_id, values["companion_of"])
+    if {"reveal_at_round", "hidden"} & changed.keys():
+        reinforcements.check(
+            latest_round=encounter.round, hidden=values["hidden"], reveal_at_round=values["reveal_at_round"]
+        )
     if values["hidden"] and not row["hidden"] and await access.has_player_token(session, combatant_id):
         raise Conflict(
             f"A player token is bound to combatant {combatant_id}: its player would lose sight of it. "
@@ -242,5 +263,8 @@ async def remove(
     aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
     if aiming:
         await store.drop_long_actions(session, aiming)
+    # Its companions play on, as no one's: a player's token no longer reaches them through it.
+    for companion in companions.companions_of(encounter.combatants, combatant_id):
+        await store.update_combatant(session, companion, {"companion_of": None})
     await announce(session, Change.of_encounter(encounter_id, version), *cleared)
     return version

@@ -65,6 +65,9 @@ class EncounterRecord:
     finished_at: datetime | None
     finish_state: dict[str, Any] | None
     combatants: tuple[CombatantRow, ...]
+    declaration_seconds: int | None = None  # the declaration deadline (CONTRACT.md, "Roles and timing")
+    auto_resolve: bool = False
+    declarations_due_at: datetime | None = None
 
 
 ENCOUNTER_COLUMNS = tuple(f.name for f in fields(EncounterRecord) if f.name != "combatants")
@@ -73,7 +76,8 @@ RESOLVER_FIELDS = tuple(f.name for f in fields(model.Combatant))
 # every column of a combatant row but its encounter's: what a round's snapshot keeps and undo restores
 # What the service keeps beside the resolver's fields: a display name, a side (odds), whether the players'
 # screens see it, and where it came from (a linked character, a creature's copy).
-SERVICE_FIELDS = ("name", "side", "hidden", "character_id", "creature_id")
+# A companion's master, and a hidden reinforcement's round, too.
+SERVICE_FIELDS = ("name", "side", "hidden", "character_id", "creature_id", "companion_of", "reveal_at_round")
 ROW_FIELDS = ("position", *SERVICE_FIELDS, *sorted(STATE_FIELDS | {"group"}))
 # Columns added after rounds were stored: an older snapshot lacks them, and had what their migration gave.
 SNAPSHOT_DEFAULTS: Mapping[str, Any] = {
@@ -84,6 +88,8 @@ SNAPSHOT_DEFAULTS: Mapping[str, Any] = {
     "hidden": False,
     "character_id": None,
     "creature_id": None,
+    "companion_of": None,
+    "reveal_at_round": None,
 }
 # What resolving a round may change: the resolver's CombatantState but the id and the derived penalty.
 ROUND_CHANGES = tuple(f.name for f in fields(model.CombatantState) if f.name not in ("id", "penalty"))
@@ -240,6 +246,9 @@ def encounter_read(encounter: EncounterRecord) -> EncounterRead:
         updated_at=encounter.updated_at,
         finished=encounter.finished_at is not None,
         finished_at=encounter.finished_at,
+        declaration_seconds=encounter.declaration_seconds,
+        auto_resolve=encounter.auto_resolve,
+        declarations_due_at=encounter.declarations_due_at,
         turn=encounter.round // turn_length + 1,
         rules=encounter.rules,
         ruleset=ruleset,

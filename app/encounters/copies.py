@@ -13,7 +13,7 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import repository
-from app.encounters import convert, store
+from app.encounters import convert, deadlines, store
 from app.encounters.combatants import checked_values, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.ids import new_id
@@ -27,7 +27,8 @@ async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: 
     """A linked combatant's copy: its character's current fields (the roster moved on since the fight)."""
     character = await repository.character(session, campaign_id=encounter.campaign_id, character_id=row["character_id"])
     stats = repository.stat_block(character)
-    fields = CombatantFields.model_validate({**stats, "side": row["side"], "hidden": row["hidden"]}, strict=False)
+    kept = {name: row[name] for name in ("side", "hidden", "companion_of", "reveal_at_round")}
+    fields = CombatantFields.model_validate({**stats, **kept}, strict=False)
     return {**checked_values(fields, build_ruleset(encounter.rules)), "character_id": row["character_id"]}
 
 
@@ -74,6 +75,7 @@ async def copy(
     for row in made:
         if row.get("long_action") and row["long_action"].get("target") in new_ids:
             row["long_action"] = {**row["long_action"], "target": new_ids[row["long_action"]["target"]]}
+        row["companion_of"] = new_ids.get(row.get("companion_of") or "")  # so does a companion's master
     encounter = EncounterRecord(
         id=copy_id,
         campaign_id=campaign_id,
@@ -87,6 +89,9 @@ async def copy(
         finished_at=None,
         finish_state=None,
         combatants=tuple(made),
+        declaration_seconds=source.declaration_seconds,
+        auto_resolve=source.auto_resolve,
+        declarations_due_at=deadlines.due_after(source.declaration_seconds, now),
     )
     await store.insert_encounter(session, encounter)
     await link_characters(session, copy_id, made)

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.encounters import convert, screen, store
+from app.encounters import companions, convert, deadlines, reinforcements, screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -113,24 +113,29 @@ async def stage(
     encounter_id: str,
     combatant_id: str,
     data: Any,
-    screened: bool = False,
+    principal: Principal,
 ) -> Staged:
     """Stage (or replace) a combatant's declaration for the next round, checked as the round will check it;
-    for a player (`screened`) as if the hidden combatants were not there (a target among them is unknown)."""
+    for a player as if the hidden combatants were not there (a target among them is unknown), and only for
+    a combatant it controls (its own, and that one's companions)."""
     stored = data.model_dump(mode="json", by_alias=True, include=set(DECLARATION_FIELDS), exclude_unset=True)
     dice = data.dice
     encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
     require_unfinished(encounter)
-    seen = screen.visible(encounter) if screened else encounter
+    seen = encounter if principal.is_owner else screen.visible(encounter)
     find_combatant(seen, combatant_id)
+    companions.require_control(principal, seen.combatants, combatant_id)
     found = issues(seen, declaration(combatant_id, stored), dice)
     if found:
         raise InvalidDeclaration(
             "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
             errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
         )
-    await store.hold_version(session, encounter_id, encounter.version)
     staged_at = utcnow()
+    # A clock that stood still (a deadline passed with nothing staged) starts again with this declaration.
+    stopped = encounter.declaration_seconds is not None and encounter.declarations_due_at is None
+    clock = deadlines.restarted(encounter, staged_at) if stopped else {}
+    await store.hold_version(session, encounter_id, encounter.version, **clock)
     # Every screen learns that this combatant declared (the version: staging does not move it).
     declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
     created = await store.stage(
@@ -142,15 +147,22 @@ async def stage(
         staged_at=staged_at,
         announced=declared,
     )
+    timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, encounter.version)
+    timing += await deadlines.on_staging(session, encounter, combatant_id=combatant_id, created=created, now=staged_at)
+    await announce(session, *timing)
     return Staged(read=_staged_read(combatant_id, stored, dice, staged_at), created=created)
 
 
-async def withdraw(session: AsyncSession, *, campaign_id: str, encounter_id: str, combatant_id: str) -> None:
+async def withdraw(
+    session: AsyncSession, *, campaign_id: str, encounter_id: str, combatant_id: str, principal: Principal
+) -> None:
     """Withdraw a staged declaration. None staged (never, withdrawn already, or used by a round): 404,
     so a player learns that nothing of theirs is waiting, whichever of these happened."""
     encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
     require_unfinished(encounter)
-    find_combatant(encounter, combatant_id)
+    seen = encounter if principal.is_owner else screen.visible(encounter)
+    find_combatant(seen, combatant_id)
+    companions.require_control(principal, seen.combatants, combatant_id)
     await store.hold_version(session, encounter_id, encounter.version)
     if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):
         raise NotFound(f"Combatant {combatant_id} has no staged declaration for round {encounter.round + 1}.")
@@ -159,14 +171,17 @@ async def withdraw(session: AsyncSession, *, campaign_id: str, encounter_id: str
 
 async def list_staged(database: Database, *, principal: Principal, encounter_id: str) -> DeclarationsRead:
     """Every staged declaration, each in the form the caller's role may see (README.md, "Table play")."""
-    rows = await store.list_staged(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
+    rows = await store.list_staged(
+        database, campaign_id=principal.campaign_id, encounter_id=encounter_id, player_of=principal.combatant_id
+    )
     if not rows:
         raise NotFound(f"There is no encounter {encounter_id}.")
     shown: list[StagedDeclarationRead | Declared] = []
+    own = frozenset(row.combatant_id for row in rows if row.combatant_id is not None and row.plays_for)
     for row in rows:
         if row.combatant_id is None or (row.hidden and not principal.is_owner):
             continue
-        if principal.is_owner or (principal.role == "player" and principal.combatant_id == row.combatant_id):
+        if principal.is_owner or row.combatant_id in own:
             shown.append(_staged_read(row.combatant_id, row.declaration, row.dice, row.staged_at))
         else:
             shown.append(Declared(combatant=row.combatant_id))
@@ -186,7 +201,10 @@ async def take_staged(
     on PostgreSQL this DELETE, a statement started after that update, sees every one committed before it
     and none can change until the round commits; on SQLite the version's update is the write lock itself."""
     position = {row["id"]: row["position"] for row in encounter.combatants}
-    rows = sorted(await store.take_staged(session, encounter.id), key=lambda row: position[row.combatant_id])
+    number = encounter.round + 1
+    waiting = reinforcements.waiting(encounter.combatants, number)  # staged in advance for a later round
+    taken = await store.take_staged(session, encounter.id, waiting)
+    rows = sorted(taken, key=lambda row: position[row.combatant_id])
     cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in rows]
     declared = {d.combatant for d in round_in.declarations}
     used = [row for row in rows if row.combatant_id not in declared]

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import repository
-from app.encounters import screen, store
+from app.encounters import deadlines, screen, store
 from app.encounters.combatants import joining, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -65,6 +65,9 @@ async def create(session: AsyncSession, *, campaign_id: str, data: EncounterCrea
         finished_at=None,
         finish_state=None,
         combatants=(),
+        declaration_seconds=data.declaration_seconds,
+        auto_resolve=data.auto_resolve,
+        declarations_due_at=deadlines.due_after(data.declaration_seconds, now),  # the setting is made
     )
     rows: list[dict[str, Any]] = []
     for i, body in enumerate(data.combatants):
@@ -128,9 +131,22 @@ async def update(
                     f"The new rules lack the weapon or armor of combatant {row['id']}: {error}"
                 ) from None
         changes["rules"] = data.rules
-    changes["updated_at"] = utcnow()
+    changes["updated_at"] = now = utcnow()
+    timing = {"declaration_seconds", "auto_resolve"} & data.model_fields_set
+    if timing:
+        require_unfinished(encounter)
+        if "declaration_seconds" in timing:
+            changes["declaration_seconds"] = data.declaration_seconds
+        if data.auto_resolve is not None:
+            changes["auto_resolve"] = data.auto_resolve
+        # the setting is made: the clock starts from now (or stops, without a deadline)
+        changes["declarations_due_at"] = deadlines.due_after(
+            changes.get("declaration_seconds", encounter.declaration_seconds), now
+        )
     version = await store.bump_version(session, encounter_id, encounter.version, **changes)
-    await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
+    clock = {"declarations_due_at": changes["declarations_due_at"]} if timing else {}
+    told = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, version)
+    await announce(session, Change.of_encounter(encounter_id, version), *told)  # delivered at commit
     return dataclasses.replace(encounter, version=version, **changes)
 
 

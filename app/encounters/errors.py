@@ -18,3 +18,9 @@ def require_unfinished(encounter: EncounterRecord) -> None:
             f"(POST /v1/encounters/{encounter.id}/reopen) to change it.",
             encounter=encounter.id,
         )
+
+
+class InvalidTableRole(ServiceError):
+    """A companion or a reinforcement that cannot be (CONTRACT.md, "Roles and timing at the table")."""
+
+    status, type, title = 422, "invalid-table-role", "A companion or reinforcement breaks a rule"

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import repository
-from app.encounters import store
+from app.encounters import deadlines, store
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.platform.changefeed import Change, announce
@@ -32,7 +32,8 @@ async def finish(
     require_unfinished(encounter)
     now = utcnow()
     # The version's update comes first: it holds the encounter's row, which orders this against a round.
-    version = await store.bump_version(session, encounter_id, encounter.version, finished_at=now)
+    stopped: dict[str, Any] = {"declarations_due_at": None} if encounter.declarations_due_at is not None else {}
+    version = await store.bump_version(session, encounter_id, encounter.version, finished_at=now, **stopped)
     written: dict[str, dict[str, Any]] = {}
     for row in encounter.combatants:
         character_id = row["character_id"]
@@ -48,7 +49,9 @@ async def finish(
     withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
     cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
     await announce(session, Change.of_encounter(encounter_id, version), *cleared)
-    return dataclasses.replace(encounter, version=version, finished_at=now, finish_state=finish_state, updated_at=now)
+    return dataclasses.replace(
+        encounter, version=version, finished_at=now, finish_state=finish_state, updated_at=now, **stopped
+    )
 
 
 async def reopen(
@@ -58,7 +61,10 @@ async def reopen(
     if encounter.finished_at is None:
         raise EncounterNotFinished(f"Encounter {encounter_id} is not finished: there is nothing to reopen.")
     now = utcnow()
-    version = await store.bump_version(session, encounter_id, encounter.version, finished_at=None, updated_at=now)
+    clock = deadlines.restarted(encounter, now)
+    version = await store.bump_version(
+        session, encounter_id, encounter.version, finished_at=None, updated_at=now, **clock
+    )
     await store.set_finish_state(session, encounter_id, None)
     written = (encounter.finish_state or {}).get("characters", {})
     for character_id, saved in written.items():
@@ -69,5 +75,8 @@ async def reopen(
             before=saved["before"],
             version_after=saved["version_after"],
         )
-    await announce(session, Change.of_encounter(encounter_id, version))
-    return dataclasses.replace(encounter, version=version, finished_at=None, finish_state=None, updated_at=now)
+    timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, version)
+    await announce(session, Change.of_encounter(encounter_id, version), *timing)
+    return dataclasses.replace(
+        encounter, version=version, finished_at=None, finish_state=None, updated_at=now, **clock
+    )

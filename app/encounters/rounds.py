@@ -8,12 +8,12 @@ from typing import Any, cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import repository
-from app.encounters import convert, screen, store
+from app.encounters import convert, deadlines, reinforcements, screen, store
 from app.encounters.declarations import take_staged
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
 from app.platform.changefeed import Change
-from app.platform.db import Database
+from app.platform.db import Database, utcnow
 from app.platform.errors import NotFound, NotLatestRound
 from app.platform.versions import ANY_VERSION, ExpectedVersion, Versioned
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, model, new_seed, resolve_round
@@ -48,11 +48,14 @@ def outcome(
     result = _resolve(number, current, convert.groups_of(rows), round_in, rules)
     document = result_to_json(result)
     changes = [convert.state_values(s) for s in result.combatants]
-    # A hidden combatant that acts or is targeted is revealed by this round (undo hides it again).
-    revealed = screen.revealed_by(document, screen.hidden_ids(rows))
+    # A hidden combatant that acts or is targeted is revealed by this round, and so is a reinforcement whose
+    # round this is (it took part, hidden only from the players' screens until now); undo hides them again.
+    revealed = screen.revealed_by(document, screen.hidden_ids(rows)) | reinforcements.arriving(rows, number)
     hidden_before = {row["id"]: row["hidden"] for row in rows}
+    arrival = {row["id"]: row["reveal_at_round"] for row in rows}
     for change in changes:
         change["hidden"] = hidden_before[change["id"]] and change["id"] not in revealed
+        change["reveal_at_round"] = arrival[change["id"]] if change["hidden"] else None  # arrived: nothing ahead
     return before, document, changes
 
 
@@ -77,16 +80,18 @@ async def resolve_next_round(
     # INSERT (announcing) and one executemany.
     number = encounter.round + 1
     # The version's update comes first: it holds the encounter's row, which orders the staged
-    # declarations' taking.
-    version = await store.bump_version(session, encounter_id, encounter.version, round=number)
+    # declarations' taking. It starts the declaration deadline for the next round too, if there is one.
+    clock = deadlines.restarted(encounter, utcnow())
+    version = await store.bump_version(session, encounter_id, encounter.version, round=number, **clock)
     round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
     before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
-    # delivered at commit: the round, then every staged declaration it took
+    timing = await deadlines.announce_clock(session, encounter_id, clock, number + 1, version)
+    # delivered at commit: the round, then every staged declaration it took, then the new deadline
     await store.insert_round(
         session,
         encounter_id=encounter_id,
         number=number,
-        changes=(Change.of_round(encounter_id, number, version), *cleared),
+        changes=(Change.of_round(encounter_id, number, version), *cleared, *timing),
         document=document,
         request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
         # the rules it was resolved under too: a later PATCH may change them, and a replay must not
@@ -140,14 +145,16 @@ async def undo_round(
     # The next position as it was, read by the version's update itself from the round's snapshot (the
     # update comes first: it holds the encounter's row, as everything that deletes rounds does before they go).
     next_position = store.next_position_before(encounter_id, number)
+    clock = deadlines.restarted(encounter, utcnow())  # round `number` is to be declared again
     version = await store.bump_version(
-        session, encounter_id, encounter.version, round=number - 1, next_position=next_position
+        session, encounter_id, encounter.version, round=number - 1, next_position=next_position, **clock
     )
     # Declarations staged after the undone round were made knowing its outcome, for the round after it:
     # the replayed round starts from a clean slate, and every screen is told (declared: false).
     withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
     cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
-    changes = (Change.of_undo(encounter_id, number, version), *cleared)
+    timing = await deadlines.announce_clock(session, encounter_id, clock, number, version)
+    changes = (Change.of_undo(encounter_id, number, version), *cleared, *timing)
     before = await store.delete_round(session, encounter_id, number, changes)  # delivered at commit
     await _relink(session, encounter, before["combatants"])
     await store.restore_combatants(session, encounter, before["combatants"])

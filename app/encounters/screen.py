@@ -18,8 +18,16 @@ def hidden_ids(combatants: Iterable[CombatantRow]) -> frozenset[str]:
 
 
 def visible(encounter: EncounterRecord) -> EncounterRecord:
-    """The encounter without its hidden combatants."""
-    return replace(encounter, combatants=tuple(row for row in encounter.combatants if not row["hidden"]))
+    """The encounter without its hidden combatants (nor a companion's link to a hidden master)."""
+    hidden = hidden_ids(encounter.combatants)
+    if not hidden:
+        return encounter
+    shown = tuple(
+        {**row, "companion_of": None} if row["companion_of"] in hidden else row
+        for row in encounter.combatants
+        if not row["hidden"]
+    )
+    return replace(encounter, combatants=shown)
 
 
 def _names_hidden(entry: Mapping[str, Any], hidden: frozenset[str]) -> bool:

@@ -23,6 +23,11 @@ ENCOUNTERS = Table(
     Column("finished_at", UTCDateTime),  # set by finish: the fight is over, changes are refused
     # What reopen needs: each linked character's state from just before the finish and its version after it.
     Column("finish_state", JSONDocument),
+    # CONTRACT.md, "Roles and timing at the table": the declaration deadline. The due time lives here, so
+    # whichever worker is up acts on it (app/encounters/deadlines.py); null: no clock running.
+    Column("declaration_seconds", Integer),
+    Column("auto_resolve", Boolean, nullable=False, default=False, server_default="0"),
+    Column("declarations_due_at", UTCDateTime, index=True),
 )
 
 COMBATANTS = Table(
@@ -44,6 +49,10 @@ COMBATANTS = Table(
     # of the bestiary (a copy). No foreign key: a deleted character or creature leaves the history alone.
     Column("character_id", String(36), index=True),
     Column("creature_id", String(36)),
+    # A companion (an animal, a hireling) of another combatant of the encounter: whoever plays that one
+    # plays this one too. No foreign key: undo restores rows in an order a constraint would not allow.
+    Column("companion_of", String(36)),
+    Column("reveal_at_round", Integer),  # a hidden reinforcement: the round that reveals it before resolving
     UniqueConstraint("encounter_id", "position"),
     armor_points_or_name(),
 )

@@ -23,7 +23,7 @@ from app.config import Settings
 from app.encounters import screen, store
 from app.events.messages import message
 from app.events.subscriptions import Event, Subscribers, Subscription
-from app.platform.changefeed import CHANNEL, NOTIFY, PAYLOADS, Change, on_commit
+from app.platform.changefeed import CHANNEL, NOTIFY, PAYLOADS, TIMING, Change, on_commit
 from app.platform.db import Database
 
 log = logging.getLogger(__name__)
@@ -167,8 +167,12 @@ class EventHub:
             declared = {"combatant": change.combatant, "declared": change.declared}
             about_hidden = change.combatant in hidden
             return Event(change.kind, version, message(change.kind, version, declared), hidden_from_tokens=about_hidden)
-        data: dict[str, Any] = {"round": change.round} if change.kind == "undo" else {"version": version}
-        return Event(change.kind, version, message(change.kind, version, data))
+        if change.kind == "deadline":
+            deadline = {"round": change.round, "due_at": change.due_at}
+            return Event(change.kind, version, message(change.kind, version, deadline))
+        if change.kind in TIMING or change.kind == "undo":
+            return Event(change.kind, version, message(change.kind, version, {"round": change.round}))
+        return Event(change.kind, version, message(change.kind, version, {"version": version}))
 
     async def _resync(self, encounter_id: str) -> None:
         if not self.subscribers.of(encounter_id):

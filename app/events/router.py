@@ -20,7 +20,8 @@ from app.platform.errors import NotFound
 router = APIRouter(prefix="/v1/encounters/{encounter_id}", tags=["events"])
 STREAM_DESCRIPTION = """`text/event-stream`. Each event has `event:`, `id:` (the encounter's version after the change)
 and one JSON `data:` line: `sync` (first on every connection, and whenever you may have missed something:
-re-read the encounter), `round` (the round document), `undo`, `encounter`, `declaration`. A comment line
+re-read the encounter), `round` (the round document), `undo`, `encounter`, `declaration`, and the table's
+clock: `deadline`, `declarations.due`, `declarations.complete`. A comment line
 keeps an idle stream open. A ticket is used up by the first connection: when an EventSource opened with one
 reports an error, ask for a new ticket and open a new EventSource (its own retry would reuse the old one)."""
 
@@ -52,6 +53,11 @@ def _version(meaning: str) -> dict[str, Any]:
         "required": ["version"],
         "properties": {"version": {"type": "integer", "description": meaning}},
     }
+
+
+def _timing(name: str, meaning: str) -> dict[str, Any]:
+    round_only = {"type": "object", "required": ["round"], "properties": {"round": {"type": "integer"}}}
+    return _event(name, meaning + " The id is the encounter's version (the clock moves none).", round_only)
 
 
 # What app/events/hub.py and messages.py send; tests/api/test_events_stream.py reads each kind.
@@ -90,6 +96,20 @@ STREAM_EVENTS: dict[str, Any] = {
                 "properties": {"combatant": {"type": "string"}, "declared": {"type": "boolean"}},
             },
         ),
+        _event(
+            "deadline",
+            "The declarations for a round are due at a new time (null: no deadline any more).",
+            {
+                "type": "object",
+                "required": ["round", "due_at"],
+                "properties": {
+                    "round": {"type": "integer", "description": "The round the declarations are for."},
+                    "due_at": {"type": ["string", "null"], "format": "date-time"},
+                },
+            },
+        ),
+        _timing("declarations.due", "The deadline passed without a round: time is up; the clock stops."),
+        _timing("declarations.complete", "Every active combatant a player token controls has declared."),
     ]
 }
 

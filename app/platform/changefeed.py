@@ -33,7 +33,10 @@ NOTIFIED = (
     .label("notified")
 )
 NOTIFY = select(NOTIFIED)
-KINDS = ("round", "undo", "encounter", "declaration")
+# The table's clock (CONTRACT.md, "Roles and timing at the table"): a new deadline, a deadline passed, and the
+# moment every player-controlled combatant has declared. They move no version.
+TIMING = ("deadline", "declarations.due", "declarations.complete")
+KINDS = ("round", "undo", "encounter", "declaration", *TIMING)
 VERSIONED = ("round", "undo", "encounter")  # kinds whose change bumped the encounter's version
 PENDING = "announced_changes"  # SQLite: the session's notices until its transaction ends
 
@@ -49,6 +52,7 @@ class Change:
     round: int | None = None  # round and undo: the round's number
     combatant: str | None = None  # declaration: whose
     declared: bool | None = None  # declaration: staged (True) or withdrawn/used (False)
+    due_at: str | None = None  # deadline: when the next round's declarations are due (ISO 8601)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -69,6 +73,11 @@ class Change:
     @classmethod
     def of_declaration(cls, encounter_id: str, combatant: str, declared: bool, version: int | None = None) -> Change:
         return cls(encounter_id, "declaration", version, combatant=combatant, declared=declared)
+
+    @classmethod
+    def of_timing(cls, encounter_id: str, kind: str, round: int, version: int, due_at: str | None = None) -> Change:
+        """The table's clock, about the declarations for round `round`."""
+        return cls(encounter_id, kind, version, round=round, due_at=due_at)
 
     def payload(self) -> str:
         return orjson.dumps({k: v for k, v in asdict(self).items() if v is not None}).decode()
@@ -128,13 +137,17 @@ def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callabl
     thread, where the commit ran). Returns the function that stops it."""
     bind = engine.sync_engine
 
+    def ours(session: Session) -> bool:
+        # the same database through another engine of this process too: the background dispatcher's own
+        return session.bind is bind or getattr(session.bind, "url", None) == bind.url
+
     def committed(session: Session) -> None:
-        if session.bind is bind:
+        if ours(session):
             for change in session.info.pop(PENDING, ()):
                 deliver(change)
 
     def rolled_back(session: Session, *_: Any) -> None:
-        if session.bind is bind:
+        if ours(session):
             session.info.pop(PENDING, None)
 
     event.listen(Session, "after_commit", committed)

@@ -25,7 +25,7 @@ SORTED = orjson.OPT_SORT_KEYS  # deterministic bytes: PostgreSQL's JSONB does no
 ROUND_BATCH = 500
 CAMPAIGN_FIELDS = ("id", "name", "rules", "created_at", "version")
 ENCOUNTER_FIELDS = ("id", "name", "rules", "round", "version", "next_position", "created_at", "finished_at",
-                    "finish_state")  # fmt: skip
+                    "finish_state", "declaration_seconds", "auto_resolve", "declarations_due_at")  # fmt: skip
 
 Progress = Callable[[int], None]  # called with the number of rounds just written
 

@@ -186,6 +186,9 @@ def _encounter_rows(encounter: EncounterPart, sent: dict[str, Any], campaign_id:
                 "updated_at": utcnow(),
                 "finished_at": encounter.finished_at,
                 "finish_state": sent["finish_state"],
+                "declaration_seconds": encounter.declaration_seconds,
+                "auto_resolve": encounter.auto_resolve,
+                "declarations_due_at": encounter.declarations_due_at,
             }
         ],
         "combatants": [{**store.combatant_columns(c), "encounter_id": encounter.id} for c in sent["combatants"]],

@@ -34,10 +34,27 @@ def _replays(encounter: EncounterPart, number: int, stored: dict[str, Any]) -> b
         before, document, changes = rounds.outcome(number, rows, request, rules)
     except ResolverError:
         return False  # its stored rules or state no longer make a round: not what was played
-    after = [{**snapshot, **change} for snapshot, change in zip(before, changes)]
+    if not isinstance(stored["state_after"], list) or len(stored["state_after"]) != len(before):
+        return False
+    after = [
+        _as_stored({**snapshot, **change}, kept)
+        for snapshot, change, kept in zip(before, changes, stored["state_after"])
+    ]
     return _canonical(document) == _canonical(stored["document"]) and _canonical(after) == _canonical(
         stored["state_after"]
     )
+
+
+def _as_stored(after: dict[str, Any], stored: Any) -> dict[str, Any]:
+    """A round stored before a combatant field existed lacks it: compared without it, if it has the value its
+    migration gave every row then (any other value is a difference)."""
+    if not isinstance(stored, dict):
+        return after
+    return {
+        name: value
+        for name, value in after.items()
+        if name in stored or name not in convert.SNAPSHOT_DEFAULTS or value != convert.SNAPSHOT_DEFAULTS[name]
+    }
 
 
 def check_rules(rules: dict[str, Any]) -> None:

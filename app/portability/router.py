@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import StreamingResponse
 
-from app.access.auth import OwnerDep, limit_campaign_creation
+from app.access.auth import KeyManagerDep, limit_campaign_creation
 from app.access.deps import IdempotencyDep
 from app.access.schemas import CampaignCreated
 from app.deps import DatabaseDep, database_of
@@ -50,7 +50,7 @@ EXPORTED: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/v1/campaign/export", response_class=StreamingResponse, responses=EXPORTED)
-async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Response:
+async def export_campaign(database: DatabaseDep, principal: KeyManagerDep) -> Response:
     """Everything the campaign holds as one JSON document (streamed): its house rules, roster, bestiary and
     every encounter with its combatants, staged declarations and rounds. Never a key or a token."""
     chunks = await export.stream(database, principal.campaign_id)

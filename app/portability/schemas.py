@@ -17,7 +17,7 @@ from app.campaign.schemas import NOTES_LENGTH, StatBlock
 from app.encounters.schemas.encounter import CombatantFields, EffectIn
 from app.encounters.schemas.round import DeclarationIn, Dice, RoundCreate
 from app.resolver import bounds
-from app.vocabulary.types import Id, Input, JSONInt, Name, within
+from app.vocabulary.types import Bool, Id, Input, JSONInt, Name, within
 
 FORMAT = "dziedzictwo-cieni.campaign"
 FORMAT_VERSION = 1
@@ -115,6 +115,10 @@ class EncounterPart(Input):
     created_at: Timestamp
     finished_at: Timestamp | None
     finish_state: FinishState | None
+    # the declaration deadline (absent: a document from before it; no deadline)
+    declaration_seconds: Annotated[JSONInt, within(bounds.DECLARATION_SECONDS)] | None = None
+    auto_resolve: Bool = False
+    declarations_due_at: Timestamp | None = None
     combatants: Annotated[list[StoredCombatant], Field(max_length=bounds.MAX_COMBATANTS * 10)]
     staged: Annotated[list[StagedPart], Field(max_length=bounds.MAX_COMBATANTS * 10)]
     rounds: Annotated[list[RoundPart], Field(max_length=MAX_ROUNDS)]
@@ -132,6 +136,11 @@ class EncounterPart(Input):
         for staged in self.staged:
             if staged.combatant_id not in ids:
                 raise ValueError(f"encounter {self.id}: a declaration is staged for no combatant of it")
+        masters = {c.companion_of for c in self.combatants} - {None}
+        for combatant in self.combatants:
+            master = combatant.companion_of
+            if master is not None and (master == combatant.id or master not in ids or combatant.id in masters):
+                raise ValueError(f"encounter {self.id}: combatant {combatant.id} is the companion of no one it may be")
         return self
 
 

@@ -23,3 +23,4 @@ ROUNDS_LEFT = (1, 99)
 EFFECT_ROUNDS = (1, 1000)  # or null; also POST .../effects
 EFFECT_TURNS = (1, 100)  # POST .../effects
 LONG_ACTION_BROKEN_AT = (1, 1000)  # or null
+DECLARATION_SECONDS = (10, 3600)  # an encounter's declaration deadline, or null (the service's, not a rule)

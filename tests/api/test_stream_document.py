@@ -11,11 +11,14 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from app.config import Settings
+from app.encounters import deadlines
 from app.main import create_app
 from tests.api.events_support import EventReader, Served
 from tests.api.helpers import fighter
+from tests.api.test_deadlines import due_now
 
-EVENTS = {"sync", "round", "undo", "encounter", "declaration"}
+CLOCK = {"deadline", "declarations.due", "declarations.complete"}  # the table's clock (roles and timing)
+EVENTS = {"sync", "round", "undo", "encounter", "declaration"} | CLOCK
 STREAM = "/v1/encounters/{encounter_id}/events"
 
 
@@ -80,7 +83,7 @@ def test_what_the_stream_sends_is_what_the_document_says(settings, document):
         with served.client(key) as api:
             encounter = api.post("/v1/encounters", json={"name": "E", "combatants": [fighter("A"), fighter("B")]})
             url = f"/v1/encounters/{encounter.json()['id']}"
-            a = encounter.json()["combatants"][0]["id"]
+            a, b = (c["id"] for c in encounter.json()["combatants"])
             with served.client(key) as client, client.stream("GET", f"{url}/events") as response:
                 events = EventReader(response)
                 check(events, "sync")
@@ -92,4 +95,15 @@ def test_what_the_stream_sends_is_what_the_document_says(settings, document):
                 check(events, "encounter")
                 assert api.put(f"{url}/declarations/{a}", json={"action": {"type": "none"}}).status_code == 201
                 check(events, "declaration")
+                # the table's clock: a deadline set, every player-controlled combatant declared, time up
+                assert api.patch(url, json={"declaration_seconds": 600}).status_code == 200
+                check(events, "encounter")
+                check(events, "deadline")
+                assert api.post(f"{url}/tokens", json={"role": "player", "combatant": b}).status_code == 201
+                assert api.put(f"{url}/declarations/{b}", json={"action": {"type": "none"}}).status_code == 201
+                check(events, "declaration")
+                check(events, "declarations.complete")
+                due_now(settings, encounter.json()["id"])
+                served.app.state.dispatcher.wake(deadlines.JOB)
+                check(events, "declarations.due")
     assert seen == EVENTS

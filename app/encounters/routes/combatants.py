@@ -85,6 +85,7 @@ async def update_combatant(
             combatant_id=combatant_id,
             data=data,
             expected=call.expected,
+            principal=call.principal,
         ),
         lambda changed: Reply.json(200, combatant_read(changed.value), etag=etag(changed.version)),
     )

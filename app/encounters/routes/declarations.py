@@ -25,8 +25,9 @@ async def stage_declaration(
 ) -> Response:
     """Stage this combatant's declaration for the next round (200 when it replaced one, 201 when new).
 
-    The owner key may stage for anyone, a player token for its own combatant. Checked as the round
-    will check it (a 422 names the field). Changes neither the encounter's version nor its ETag."""
+    A game master's key may stage for anyone, a player token for its own combatant and that one's
+    companions. Checked as the round will check it (a 422 names the field). Changes neither the
+    encounter's version nor its ETag."""
 
     def staged(done: declarations.Staged) -> Reply:
         answer = status.HTTP_201_CREATED if done.created else status.HTTP_200_OK
@@ -40,7 +41,7 @@ async def stage_declaration(
             encounter_id=encounter_id,
             combatant_id=combatant_id,
             data=data,
-            screened=not call.principal.is_owner,
+            principal=call.principal,
         ),
         staged,
     )
@@ -52,7 +53,11 @@ async def withdraw_declaration(encounter_id: str, combatant_id: str, call: Comba
     return await run(
         call,
         lambda session: declarations.withdraw(
-            session, campaign_id=call.campaign_id, encounter_id=encounter_id, combatant_id=combatant_id
+            session,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            principal=call.principal,
         ),
         lambda _: Reply.no_content(),
     )

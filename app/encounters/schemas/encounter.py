@@ -109,6 +109,38 @@ Hidden = Annotated[
     Bool,
     Field(description="Hidden from player and viewer tokens until it acts or is targeted (the campaign's key only)."),
 ]
+CompanionOf = Annotated[
+    Id | None,
+    Field(
+        description="The combatant of this encounter whose companion it is (not itself, no chains): a player "
+        "token that controls that one controls this one too."
+    ),
+]
+RevealAtRound = Annotated[
+    Annotated[JSONInt, within(bounds.ROUND)] | None,
+    Field(
+        description="A hidden reinforcement: round n reveals it before it is resolved, so it takes part (n after "
+        "the latest round; only on a hidden combatant). Undo of round n hides it again."
+    ),
+]
+DeclarationSeconds = Annotated[
+    Annotated[JSONInt, within(bounds.DECLARATION_SECONDS)] | None,
+    Field(description="Seconds the players have to declare after each round; null: no deadline."),
+]
+AutoResolve = Annotated[
+    Bool,
+    Field(
+        description="Resolve the next round with the staged declarations and server dice when the deadline passes "
+        "with something staged, or as soon as every player-controlled active combatant has staged."
+    ),
+]
+
+
+class TableRoles(Input):
+    """Where a combatant stands at the table: whose companion, and when a hidden reinforcement arrives."""
+
+    companion_of: CompanionOf = None
+    reveal_at_round: RevealAtRound = None
 
 
 class CombatantStats(StatBlockFields):
@@ -120,8 +152,8 @@ class CombatantStats(StatBlockFields):
     long_action: LongActionIn | None = None
 
 
-class CombatantFields(CombatantStats):
-    """A stored combatant's fields: its stats, and whether the players' screens see it."""
+class CombatantFields(CombatantStats, TableRoles):
+    """A stored combatant's fields: its stats, whether the players' screens see it, its place at the table."""
 
     hidden: Hidden = False
 
@@ -142,7 +174,7 @@ class CombatantCreate(CombatantFields):
     model_config = ConfigDict(json_schema_extra={"examples": [COMBATANT_EXAMPLE]})
 
 
-class CharacterJoin(Input):
+class CharacterJoin(TableRoles):
     """A character of the roster joins the fight linked: its current fields, its wounds back at the finish."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"character": "6f1c2a9e-0d4b-4b8e-9a51-2c7e0f3d8b14"}]})
@@ -152,7 +184,7 @@ class CharacterJoin(Input):
     hidden: Hidden = False
 
 
-class CreatureJoin(Input):
+class CreatureJoin(TableRoles):
     """`count` copies of a creature of the bestiary, numbered when more than one or the name is taken."""
 
     model_config = ConfigDict(
@@ -194,6 +226,8 @@ class CombatantUpdate(StatBlockPatch):
     name: Name | None = None
     side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     hidden: Hidden | None = None
+    companion_of: CompanionOf = Field(default=None, description="null: no longer anyone's companion.")
+    reveal_at_round: RevealAtRound = Field(default=None, description="null: no round reveals it on its own.")
     long_action: None = Field(
         default=None,
         description="Only null: the game master cancels the long action. Effects change through "
@@ -211,6 +245,10 @@ class CombatantRead(BaseModel):
     group: str | None
     character: str | None = Field(description="The roster character it is linked to, if any.")
     creature: str | None = Field(description="The bestiary creature it was copied from, if any.")
+    companion_of: str | None = Field(default=None, description="Whose companion it is: that one's player plays it.")
+    reveal_at_round: int | None = Field(
+        default=None, description="A hidden reinforcement's arrival: the round that reveals it (the game master's)."
+    )
     initiative: int
     attack: int
     defense: int
@@ -254,6 +292,8 @@ class EncounterCreate(Input):
     name: Name
     rules: RulesOverrides = {}
     combatants: Annotated[list[CombatantJoin], Field(max_length=bounds.MAX_COMBATANTS)] = []
+    declaration_seconds: DeclarationSeconds = None
+    auto_resolve: AutoResolve = False
 
 
 class AfterRound(Input):
@@ -291,6 +331,8 @@ class EncounterUpdate(Input):
 
     name: Name | None = None
     rules: RulesOverrides | None = None
+    declaration_seconds: DeclarationSeconds = Field(default=None, description="null: no deadline any more.")
+    auto_resolve: Bool | None = None
 
 
 class EncounterSummary(BaseModel):
@@ -302,6 +344,11 @@ class EncounterSummary(BaseModel):
     updated_at: datetime
     finished: bool = Field(description="Finished (POST .../finish): only reads, renaming and deletion go on.")
     finished_at: datetime | None
+    declaration_seconds: int | None = Field(default=None, description="The declaration deadline; null: none.")
+    auto_resolve: bool = Field(default=False, description="The next round resolves itself (CONTRACT.md).")
+    declarations_due_at: datetime | None = Field(
+        default=None, description="When the declarations for the next round are due; null: no clock running."
+    )
 
 
 class EncounterRead(EncounterSummary):

@@ -159,13 +159,17 @@ class RoundCreate(Input):
 
 
 class CombatantInRequest(CombatantStats):
-    """A combatant's full state. The service's own fields of a read (hidden, character, creature) are
-    accepted and ignored, so that an encounter's combatants can be sent back as they were read."""
+    """A combatant's full state. The service's own fields of a read (hidden, character, creature, companion_of,
+    reveal_at_round) are accepted and ignored, so that an encounter's combatants can be sent back as read."""
 
     id: Id
     hidden: Bool | None = Field(default=None, description="Ignored here (a stored combatant's field).")
     character: Id | None = Field(default=None, description="Ignored here (a stored combatant's field).")
     creature: Id | None = Field(default=None, description="Ignored here (a stored combatant's field).")
+    companion_of: Id | None = Field(default=None, description="Ignored here (a stored combatant's field).")
+    reveal_at_round: Annotated[JSONInt, within(bounds.ROUND)] | None = Field(
+        default=None, description="Ignored here (a stored combatant's field)."
+    )
 
 
 class ResolveRequest(RoundCreate):

@@ -4,7 +4,8 @@
   moved to its next version (the one compare-and-set, app/platform/versions.py), created, listed, deleted;
 - combatant_rows: the combatants' rows, inserted, changed, restored by an undo;
 - staged: the declarations staged for the next round;
-- history: the rounds stored, undone and read, and the stream's reads.
+- history: the rounds stored, undone and read, and the stream's reads;
+- clock: the declaration deadline (who has staged and who a player controls, the due encounters).
 
 Use cases call `store.<name>`; each name lives in exactly one of these modules.
 """
@@ -19,6 +20,14 @@ from app.encounters.store.aggregate import (
     load,
     read,
     set_finish_state,
+)
+from app.encounters.store.clock import (
+    count_staged,
+    due_encounters,
+    next_due,
+    set_due,
+    staged_and_played,
+    stop_clock,
 )
 from app.encounters.store.combatant_rows import (
     delete_combatant,
@@ -56,6 +65,12 @@ from app.encounters.store.staged import (
 )
 
 __all__ = [
+    "stop_clock",
+    "staged_and_played",
+    "set_due",
+    "next_due",
+    "due_encounters",
+    "count_staged",
     "ENCOUNTER_WITH_COMBATANTS",
     "ROUND_WITH_VERSION",
     "STREAMED_ROUND",

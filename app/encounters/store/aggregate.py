@@ -74,11 +74,12 @@ async def bump_version(session: AsyncSession, encounter_id: str, read_version: i
     return await next_version(session, ENCOUNTERS, encounter_id, read_version, changed_meanwhile, **changes)
 
 
-async def hold_version(session: AsyncSession, encounter_id: str, read_version: int) -> None:
-    """Take the encounter's row without changing it (staging: its version stays) if it is still at the
-    version read; else re-run the use case against the new state."""
+async def hold_version(session: AsyncSession, encounter_id: str, read_version: int, **clock: Any) -> None:
+    """Take the encounter's row without changing its version (staging) if it is still at the version read;
+    else re-run the use case against the new state. `clock`: the declaration deadline, started by staging."""
     unchanged = {"version": ENCOUNTERS.c.version, "updated_at": ENCOUNTERS.c.updated_at}  # not onupdate's now()
-    await compare_and_set(session, ENCOUNTERS, encounter_id, read_version, unchanged, StaleSnapshot(read_version))
+    values = {**unchanged, **clock}
+    await compare_and_set(session, ENCOUNTERS, encounter_id, read_version, values, StaleSnapshot(read_version))
 
 
 # --- encounters -------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ async def write_effects(session: AsyncSession, combatant_id: str, effects: list[
 UPDATE_STATE = (
     update(COMBATANTS)
     .where(COMBATANTS.c.id == bindparam("row_id"))
-    .values({name: bindparam(name) for name in (*convert.ROUND_CHANGES, "hidden")})
+    .values({name: bindparam(name) for name in (*convert.ROUND_CHANGES, "hidden", "reveal_at_round")})
 )
 
 

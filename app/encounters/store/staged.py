@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -43,14 +43,18 @@ async def withdraw(session: AsyncSession, *, encounter_id: str, combatant_id: st
 
 TAKE_STAGED = (
     delete(STAGED)
-    .where(STAGED.c.encounter_id == bindparam("encounter_id"))
+    .where(
+        STAGED.c.encounter_id == bindparam("encounter_id"),
+        STAGED.c.combatant_id.not_in(bindparam("waiting", expanding=True)),
+    )
     .returning(STAGED.c.combatant_id, STAGED.c.declaration, STAGED.c.dice)
 )
 
 
-async def take_staged(session: AsyncSession, encounter_id: str) -> Sequence[Any]:
-    """Every staged declaration of the encounter, deleted and returned (combatant_id, declaration, dice)."""
-    return (await session.execute(TAKE_STAGED, {"encounter_id": encounter_id})).all()
+async def take_staged(session: AsyncSession, encounter_id: str, waiting: Collection[str] = ()) -> Sequence[Any]:
+    """Every staged declaration of the encounter but those of `waiting` (reinforcements whose round is still
+    ahead: theirs waits for it), deleted and returned (combatant_id, declaration, dice)."""
+    return (await session.execute(TAKE_STAGED, {"encounter_id": encounter_id, "waiting": list(waiting)})).all()
 
 
 async def clear_staged(session: AsyncSession, where: ColumnElement[bool]) -> list[str]:
@@ -77,6 +81,10 @@ STAGED_WITH_ROUND = (
         STAGED.c.dice,
         STAGED.c.staged_at,
         COMBATANTS.c.hidden,
+        # the caller's player plays it: its own combatant, or one of that one's companions
+        ((COMBATANTS.c.id == bindparam("player_of")) | (COMBATANTS.c.companion_of == bindparam("player_of"))).label(
+            "plays_for"
+        ),
     )
     .select_from(
         ENCOUNTERS.outerjoin(
@@ -89,6 +97,10 @@ STAGED_WITH_ROUND = (
 )
 
 
-async def list_staged(database: Database, *, campaign_id: str, encounter_id: str) -> Sequence[Any]:
-    """The encounter's round beside each staged declaration; no rows: no such encounter."""
-    return await database.rows(STAGED_WITH_ROUND, {"encounter_id": encounter_id, "campaign_id": campaign_id})
+async def list_staged(
+    database: Database, *, campaign_id: str, encounter_id: str, player_of: str | None = None
+) -> Sequence[Any]:
+    """The encounter's round beside each staged declaration (and whether the player of `player_of` plays
+    it); no rows: no such encounter."""
+    keys = {"encounter_id": encounter_id, "campaign_id": campaign_id, "player_of": player_of}
+    return await database.rows(STAGED_WITH_ROUND, keys)

@@ -36,6 +36,15 @@ CATALOGUE: dict[str, ProblemType] = {
             "Reopen it (POST /v1/encounters/{id}/reopen) or copy it, then make the change there.",
         ),
         ProblemType(
+            "invalid-table-role",
+            422,
+            "A companion or reinforcement breaks a rule",
+            "companion_of names the combatant itself, no combatant of this encounter, or makes a chain; or "
+            "reveal_at_round is not after the latest round, or is set on a visible combatant.",
+            "The detail and errors[] say which; name a master that is no one's companion, a later round, or hide "
+            "the combatant first.",
+        ),
+        ProblemType(
             "validation-error",
             422,
             "The request is not valid",

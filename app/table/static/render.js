@@ -27,6 +27,34 @@ export function nameOf(state, id, t) {
   return combatant.name || String(combatant.id).slice(0, 8);
 }
 
+/** The combatants the page's player plays: its own first, then that one's companions (none for others). */
+export function playedBy(state) {
+  const own = state.viewer.role === "player" ? state.viewer.combatant : null;
+  if (!own || !state.encounter) return [];
+  return [own, ...state.encounter.combatants.filter((c) => c.companion_of === own).map((c) => c.id)];
+}
+
+function clock(seconds) {
+  const left = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** The declaration deadline's countdown; called every second, and on every redraw. */
+export function renderCountdown(state, t, now = Date.now()) {
+  const node = document.getElementById("countdown");
+  const due = state.encounter && !state.encounter.finished ? state.encounter.declarations_due_at : null;
+  node.hidden = !due;
+  if (!due) {
+    delete node.dataset.seconds;
+    return;
+  }
+  const seconds = (Date.parse(due) - now) / 1000;
+  const round = state.encounter.round + 1;
+  node.dataset.seconds = String(Math.max(0, Math.ceil(seconds)));
+  if (seconds <= 0) node.textContent = t("timeUp", { round });
+  else node.textContent = t(state.encounter.auto_resolve ? "countdownAuto" : "countdown", { round, time: clock(seconds) });
+}
+
 function turnOf(round, turnLength) {
   return Math.floor((round - 1) / turnLength) + 1;
 }
@@ -97,7 +125,7 @@ export function declarationText(declaration, state, t) {
 
 function declarationBlock(combatant, state, t) {
   const declaration = state.declarations.get(combatant.id);
-  const own = state.viewer.combatant === combatant.id;
+  const own = playedBy(state).includes(combatant.id);
   if (state.encounter.finished) return null; // nothing more is declared in a finished fight
   if (!declaration) return el("p", { class: "declaration pending", text: `○ ${t("notDeclared")}` });
   if (!("stance" in declaration || "action" in declaration)) {
@@ -133,7 +161,15 @@ function cardInfo(combatant, state, t) {
       { class: "who" },
       el("span", { class: "name", text: nameOf(state, combatant.id, t) }),
       own && el("span", { class: "you", text: t("you") }),
+      combatant.companion_of != null &&
+        el("span", { class: "companion", text: t("companionOf", { name: nameOf(state, combatant.companion_of, t) }) }),
       combatant.hidden && el("span", { class: "hidden-mark", text: `◌ ${t("gm.hidden")}` }),
+      combatant.reveal_at_round != null &&
+        el("span", {
+          class: "arrives",
+          "data-testid": `arrives-${combatant.id}`,
+          text: t("arrives", { round: combatant.reveal_at_round }),
+        }),
       combatant.side != null && el("span", { class: "side", text: t("side", { side: combatant.side }) }),
       el("span", { class: "status", text: `${STATUS_MARK[combatant.status] || ""} ${t(`status.${combatant.status}`)}` }),
     ),
@@ -179,7 +215,10 @@ function cardFor(combatant) {
 
 function renderCombatants(state, t, controlsFor) {
   const own = state.viewer.combatant;
-  const ordered = [...state.encounter.combatants].sort((a, b) => (b.id === own) - (a.id === own));
+  // A player's own card first, then its companions' (one card each: on a phone, one above the other).
+  const played = playedBy(state);
+  const rank = (c) => (played.includes(c.id) ? played.indexOf(c.id) : played.length);
+  const ordered = [...state.encounter.combatants].sort((a, b) => rank(a) - rank(b));
   document.getElementById("combatants-title").textContent = t("combatants");
   const list = document.getElementById("combatants");
   const seen = new Set();
@@ -187,7 +226,8 @@ function renderCombatants(state, t, controlsFor) {
     seen.add(combatant.id);
     const card = cardFor(combatant);
     card.li.className =
-      `combatant status-${combatant.status}${own === combatant.id ? " own" : ""}${combatant.hidden ? " is-hidden" : ""}`;
+      `combatant status-${combatant.status}${played.includes(combatant.id) ? " own" : ""}` +
+      `${combatant.hidden ? " is-hidden" : ""}`;
     card.info.replaceChildren(...cardInfo(combatant, state, t).filter(Boolean));
     card.declaration.replaceChildren(...[declarationBlock(combatant, state, t)].filter(Boolean));
     const controls = controlsFor ? controlsFor(combatant) : null;
@@ -268,6 +308,7 @@ export function render(state, t, controlsFor = null) {
   notice.textContent = state.notice ? t(state.notice.key, state.notice.vars) : "";
   if (!state.encounter) return;
   renderHeader(state, t);
+  renderCountdown(state, t);
   const finished = document.getElementById("finished");
   finished.hidden = !state.encounter.finished;
   finished.textContent = t("finished");

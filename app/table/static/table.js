@@ -11,7 +11,7 @@ import { createCharts } from "./charts.js";
 import { createConsole } from "./console.js";
 import { declarationForm, ownerControls } from "./controls.js";
 import { otherLanguage, pickLanguage, rememberLanguage, translator } from "./i18n.js";
-import { render } from "./render.js";
+import { playedBy, render, renderCountdown } from "./render.js";
 
 const encounterId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -35,7 +35,8 @@ let t = translator(state.language);
 
 // ---- playing: forms in the cards, the console -------------------------------------------------
 
-const isOwner = () => state.viewer.role === "owner";
+// The console: the owner key, or a second game master's gm key.
+const isOwner = () => state.viewer.role === "owner" || state.viewer.role === "gm";
 const forms = new Map();
 const ownerForms = new Map();
 let consolePanel = null;
@@ -84,7 +85,8 @@ function controlsFor(combatant) {
     const holder = cached(ownerForms, combatant, (c) => ownerControlsBox(c));
     return holder;
   }
-  if (finished || state.viewer.role !== "player" || combatant.id !== state.viewer.combatant) return null;
+  // a player's page: a form on its own card and on each of its companions'
+  if (finished || state.viewer.role !== "player" || !playedBy(state).includes(combatant.id)) return null;
   return cached(forms, combatant, (c) => declarationForm(c, ctx));
 }
 
@@ -195,8 +197,17 @@ function applyDeclaration(change) {
   }
 }
 
+function applyDeadline(change) {
+  if (state.encounter && change.round === state.encounter.round + 1) {
+    state.encounter = { ...state.encounter, declarations_due_at: change.due_at };
+  }
+}
+
 const HANDLERS = {
   sync: () => {},
+  deadline: applyDeadline,
+  "declarations.due": () => {}, // the clock stopped, or a round follows: the re-read shows which
+  "declarations.complete": () => {},
   encounter: () => {
     if (isOwner()) readLists(); // a character joined or left: the roster's "busy" marks moved
   },
@@ -294,6 +305,9 @@ document.getElementById("language").addEventListener("click", () => {
 window.addEventListener("online", () => {
   if (!source && !stopped) openStream();
 });
+
+// The countdown ticks between events; nothing is read for it.
+setInterval(() => renderCountdown(state, t), 1000);
 
 async function start() {
   draw();

@@ -17,7 +17,7 @@ from pydantic.config import JsonDict
 from app.resolver import bounds
 from app.web.resolver_schemas import InlineWeaponRead, WoundRead
 from app.web.schemas import Bool, Input, JSONInt, Name, within
-from app.web.stat_block import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
+from app.web.stat_block import Armor, Group, NameFormsIn, RulesOverrides, Side, Status, Weapon, Wounds
 
 NOTES_LENGTH = 2000
 Notes = Annotated[str, Field(max_length=NOTES_LENGTH, description="The game master's notes (0..2000 characters).")]
@@ -27,6 +27,7 @@ class StatBlock(Input):
     """What a character and a creature carry: a combatant's fields but effects and long_action."""
 
     name: Name
+    name_forms: NameFormsIn | None = None
     notes: Notes = ""
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
     attack: Annotated[JSONInt, within(bounds.ATTACK)]
@@ -81,18 +82,20 @@ class CreatureCreate(StatBlock):
     side: Side | None = Field(default=None, description="null: every copy is its own side in odds, unless given.")
 
 
-NULLABLE = ("side", "blood", "group")
+NULLABLE = ("side", "blood", "group", "name_forms")
 NOT_NULL = tuple(name for name in StatBlock.model_fields if name not in NULLABLE)
 
 
 class StatBlockUpdate(Input):
-    """Only the fields sent are changed; null only where the field may be null (side, blood, group)."""
+    """Only the fields sent are changed; null only where the field may be null (side, blood, group,
+    name_forms)."""
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"weapon": "dagger", "wounds": [{"class": "light"}], "notes": ""}]}
     )
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = None
     side: Side | None = None
     notes: Notes | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
@@ -113,7 +116,8 @@ class StatBlockUpdate(Input):
     @field_validator(*NOT_NULL)
     @classmethod
     def _not_null(cls, value: Any) -> Any:
-        """Sent as null: refused (only side, blood and group may be null; leave a field out to keep it)."""
+        """Sent as null: refused (only side, blood, group and name_forms may be null; leave a field out to
+        keep it)."""
         if value is None:
             raise ValueError("may not be null: leave the field out to keep it")
         return value
@@ -122,6 +126,7 @@ class StatBlockUpdate(Input):
 class CreatureRead(BaseModel):
     id: str
     name: str
+    name_forms: dict[str, str] | None = Field(default=None, description="The name's Polish forms, as given.")
     side: str | None
     notes: str
     initiative: int

@@ -26,6 +26,7 @@ def _stat_block() -> list[Column]:  # type: ignore[type-arg]
         Column("status", String(16), nullable=False, default="active"),
         Column("wounds", JSONDocument, nullable=False, default=list),
         Column("group", String(64)),
+        Column("name_forms", JSONDocument),  # the name's Polish forms for the chronicle, or null
     ]
 
 

@@ -16,8 +16,9 @@ from app.resolver.codec import STATE_FIELDS
 from app.resolver.model import CombatantState
 
 RESOLVER = set(RESOLVER_FIELDS)  # id, initiative, ..., wounds
-# a stored combatant also has a display name, a side (odds), whether it is hidden, and where it came from
-STORED = RESOLVER | {"name", "side", "hidden", "character_id", "creature_id", "group"}
+# a stored combatant also has a display name (and its Polish forms), a side (odds), whether it is hidden, and
+# where it came from
+STORED = RESOLVER | {"name", "name_forms", "side", "hidden", "character_id", "creature_id", "group"}
 # armor: points in `armor` or a name in `armor_name` (a column has one type); the store folds them into one field
 SPLIT_COLUMNS = {"armor_name"}
 

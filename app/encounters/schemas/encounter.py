@@ -11,7 +11,7 @@ from pydantic.config import JsonDict
 from app.resolver import bounds
 from app.web.resolver_schemas import InlineWeaponRead, RulesetRead, WoundRead
 from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
-from app.web.stat_block import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
+from app.web.stat_block import Armor, Group, NameFormsIn, RulesOverrides, Side, Status, Weapon, Wounds
 
 CREATURE_COPIES = (1, 20)  # CONTRACT.md: copies of a creature in one request
 Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
@@ -115,6 +115,7 @@ class CombatantStats(Input):
     """RULES.md section 2. Defaults in brackets there are the defaults here."""
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = None
     side: Side | None = None
     group: Group | None = None
     initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
@@ -193,6 +194,7 @@ class CombatantUpdate(Input):
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = Field(default=None, description="The name's Polish forms; null: none.")
     side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     hidden: Hidden | None = None
     group: Group | None = None
@@ -219,6 +221,7 @@ class CombatantUpdate(Input):
 class CombatantRead(BaseModel):
     id: str
     name: str | None
+    name_forms: dict[str, str] | None = Field(default=None, description="The name's Polish forms, as given.")
     side: str | None
     hidden: bool = Field(description="Hidden from player and viewer tokens (they never see this field).")
     group: str | None

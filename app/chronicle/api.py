@@ -10,9 +10,9 @@ from fastapi import APIRouter, Header, Query, Response
 
 from app.access.auth import ReaderDep
 from app.deps import DatabaseDep
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfNoneMatch
 from app.resolver import bounds
-from app.web.etags import etag, not_modified, still_current
-from app.web.params import NOT_MODIFIED, IfNoneMatch
 
 from . import formats, reading
 from .model import Lang

@@ -72,6 +72,8 @@ def _stances(stored: StoredRound, known: Mapping[str, Any]) -> Fact | None:
 def _effects_ended(stored: StoredRound, after: Mapping[str, Mapping[str, Any]]) -> list[Fact]:
     facts = []
     for before in stored.before:
+        if not before.get("effects"):
+            continue
         now = after.get(before["id"])
         if now is None:
             continue

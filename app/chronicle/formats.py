@@ -32,7 +32,7 @@ _MARKUP = re.compile(r"([\\*_`~|<>\[\]#])")
 def escape(text: str) -> str:
     """A line's text with what Markdown (and Discord) would read as markup escaped: the templates use none
     of these characters, so only the names the game master typed can bring them."""
-    return _MARKUP.sub(r"\\\1", text)
+    return _MARKUP.sub(r"\\\1", text) if _MARKUP.search(text) else text
 
 
 def markdown(stories: Sequence[RoundStory]) -> str:

@@ -24,6 +24,7 @@ const state = {
   viewer: { role: null, combatant: null },
   encounter: null,
   round: null,
+  chronicle: null, // {round, language, lines}: the latest round told, in the page's language
   declarations: new Map(),
   refusal: null, // {where, text}: the service's own words when it refused what this page asked
   busy: null,
@@ -64,7 +65,14 @@ async function act(where, work, onSuccess) {
   scheduleReread();
 }
 
-const ctx = { api, act, t: () => t, withDice: true, reloadLists: () => readLists() };
+const ctx = {
+  api,
+  act,
+  t: () => t,
+  language: () => state.language,
+  withDice: true,
+  reloadLists: () => readLists(),
+};
 
 function cached(map, combatant, make) {
   let form = map.get(combatant.id);
@@ -104,7 +112,44 @@ function ownerControlsBox(combatant) {
   };
 }
 
+// The latest round's chronicle lines, in the page's language: read when the round or the language
+// changes (until they come, the page shows the round's own entries).
+let chronicleWanted = null;
+
+function chronicleKey(round, language) {
+  return `${round}:${language}`;
+}
+
+async function readChronicle(round, language) {
+  const told = await api.chronicle(round, language);
+  const lines = told.rounds.length ? told.rounds[0].lines : [];
+  return { round, language, lines };
+}
+
+function ensureChronicle() {
+  const round = state.round && state.round.round;
+  const { chronicle, language } = state;
+  if (!round || (chronicle && chronicle.round === round && chronicle.language === language)) return;
+  const key = chronicleKey(round, language);
+  if (chronicleWanted === key) return;
+  chronicleWanted = key;
+  readChronicle(round, language).then(
+    (told) => {
+      if (chronicleWanted !== key) return;
+      chronicleWanted = null;
+      if (state.round && state.round.round === round) {
+        state.chronicle = told;
+        draw();
+      }
+    },
+    () => {
+      if (chronicleWanted === key) chronicleWanted = null; // the next draw asks again
+    },
+  );
+}
+
 function draw() {
+  ensureChronicle();
   render(state, t, controlsFor);
   if (isOwner() && state.encounter) {
     consolePanel = consolePanel || createConsole(ctx);
@@ -148,9 +193,14 @@ async function reread() {
   const mine = ++generation;
   try {
     const [encounter, declarations] = await Promise.all([api.encounter(), readDeclarations()]);
-    const round = encounter.round > 0 ? await api.round(encounter.round) : null;
+    const language = state.language;
+    const [round, chronicle] =
+      encounter.round > 0
+        ? await Promise.all([api.round(encounter.round), readChronicle(encounter.round, language).catch(() => null)])
+        : [null, null];
     if (mine !== generation) return; // a newer event came in meanwhile: its own re-read will paint
     Object.assign(state, { encounter, round, declarations, notice: null });
+    if (chronicle) state.chronicle = chronicle;
   } catch (error) {
     if (mine !== generation) return;
     state.notice = problemNotice(error);

@@ -27,8 +27,11 @@ def test_the_screen_tells_the_latest_round_in_the_page_language(browser, server)
     viewer = Page(browser, server, fight, f"token={fight.token('viewer')}", locale="en-GB")
     expected = chronicle(fight, "en", "json", **{"from": 1, "to": 1}).json()["rounds"][0]["lines"]
     per_action = [line["text"] for line in expected if line["kind"] in ("attack", "first_aid", "custom", "continue")]
-    wait_for(lambda: viewer.page.locator('[data-testid="last-round"][data-told="en"]').count() == 1,
-             deadline=DEADLINE, what="round 1 told in English")
+    wait_for(
+        lambda: viewer.page.locator('[data-testid="last-round"][data-told="en"]').count() == 1,
+        deadline=DEADLINE,
+        what="round 1 told in English",
+    )
     items = told(viewer)
     assert len(items) == len(per_action)  # one item per action entry, as the raw list had
     assert all(item.startswith(text) for item, text in zip(items, per_action))
@@ -36,14 +39,18 @@ def test_the_screen_tells_the_latest_round_in_the_page_language(browser, server)
     assert expected[0]["text"].startswith("Stances: balanced — Ala, Bolek, Czarek")
 
     fight.round(seed=12)
-    wait_for(lambda: viewer.last_round() == 2 and viewer.page.locator('[data-told="en"]').count() == 1,
-             deadline=DEADLINE, what="round 2 told")
+    wait_for(
+        lambda: viewer.last_round() == 2 and viewer.page.locator('[data-told="en"]').count() == 1,
+        deadline=DEADLINE,
+        what="round 2 told",
+    )
     second = chronicle(fight, "en", "json", **{"from": 2, "to": 2}).json()["rounds"][0]["lines"]
     assert told(viewer)[0].startswith(next(line["text"] for line in second if line["kind"] == "attack"))
 
     viewer.page.locator("#language").click()  # to Polish: the lines are read again in Polish
-    wait_for(lambda: viewer.page.locator('[data-told="pl"]').count() == 1, deadline=DEADLINE,
-             what="round 2 told in Polish")
+    wait_for(
+        lambda: viewer.page.locator('[data-told="pl"]').count() == 1, deadline=DEADLINE, what="round 2 told in Polish"
+    )
     polish = chronicle(fight, "pl", "json", **{"from": 2, "to": 2}).json()["rounds"][0]["lines"]
     assert viewer.page.locator("#round-stances").inner_text() == polish[0]["text"]
     assert polish[0]["text"].startswith("Postawa zrównoważona – ")

@@ -258,7 +258,8 @@ function chronicleLines(lines) {
 
 function toldFor(state) {
   const { chronicle, round } = state;
-  const current = round && chronicle && chronicle.round === round.round && chronicle.language === state.language;
+  const current =
+    round && chronicle && chronicle.key === `${round.round}:${round.seed}:${state.language}`;
   return current ? chronicleLines(chronicle.lines) : null;
 }
 

@@ -114,22 +114,26 @@ function ownerControlsBox(combatant) {
 
 // The latest round's chronicle lines, in the page's language: read when the round or the language
 // changes (until they come, the page shows the round's own entries).
+// A round is known by its number and seed (an undone round fought again is another round).
 let chronicleWanted = null;
 
 function chronicleKey(round, language) {
-  return `${round}:${language}`;
+  return round ? `${round.round}:${round.seed}:${language}` : null;
 }
 
 async function readChronicle(round, language) {
-  const told = await api.chronicle(round, language);
+  const told = await api.chronicle(round.round, language);
   const lines = told.rounds.length ? told.rounds[0].lines : [];
-  return { round, language, lines };
+  return { key: chronicleKey(round, language), round: round.round, language, lines };
+}
+
+function chronicleCurrent(round, language) {
+  return Boolean(state.chronicle) && state.chronicle.key === chronicleKey(round, language);
 }
 
 function ensureChronicle() {
-  const round = state.round && state.round.round;
-  const { chronicle, language } = state;
-  if (!round || (chronicle && chronicle.round === round && chronicle.language === language)) return;
+  const { round, language } = state;
+  if (!round || chronicleCurrent(round, language)) return;
   const key = chronicleKey(round, language);
   if (chronicleWanted === key) return;
   chronicleWanted = key;
@@ -137,7 +141,7 @@ function ensureChronicle() {
     (told) => {
       if (chronicleWanted !== key) return;
       chronicleWanted = null;
-      if (state.round && state.round.round === round) {
+      if (chronicleKey(state.round, state.language) === key) {
         state.chronicle = told;
         draw();
       }
@@ -193,11 +197,13 @@ async function reread() {
   const mine = ++generation;
   try {
     const [encounter, declarations] = await Promise.all([api.encounter(), readDeclarations()]);
+    const round = encounter.round > 0 ? await api.round(encounter.round) : null;
+    // A round not told yet (the first read, an undo): its lines come with it, so the page paints it
+    // told at once; a re-read of the same round (someone joined, an effect), or of one whose lines are
+    // already asked for, asks for nothing more.
     const language = state.language;
-    const [round, chronicle] =
-      encounter.round > 0
-        ? await Promise.all([api.round(encounter.round), readChronicle(encounter.round, language).catch(() => null)])
-        : [null, null];
+    const wanted = round && !chronicleCurrent(round, language) && chronicleWanted !== chronicleKey(round, language);
+    const chronicle = wanted ? await readChronicle(round, language).catch(() => null) : null;
     if (mine !== generation) return; // a newer event came in meanwhile: its own re-read will paint
     Object.assign(state, { encounter, round, declarations, notice: null });
     if (chronicle) state.chronicle = chronicle;

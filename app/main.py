@@ -35,6 +35,7 @@ from app.platform.dispatcher import Dispatcher
 from app.platform.errors import ServiceUnavailable
 from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
+from app.stats.router import router as stats_router
 from app.table.router import install_table
 
 DESCRIPTION = """
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(campaign_router)
     app.include_router(access_router)
     app.include_router(portability_router)
+    app.include_router(stats_router)
     app.include_router(problem_pages_router)
     install_docs(app)
     install_table(app)

@@ -10,7 +10,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
 from app.http.problems.catalogue import CATALOGUE
-from app.http.problems.handlers import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
+from app.platform.rendering import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
 
 PROBLEM_SCHEMA = {
     "type": "object",

@@ -19,15 +19,17 @@ import math
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from app.platform.errors import ServiceError
 
 from .tally import OddsJob, Tally, play_chunk
 
 CHUNK_FIGHTS = 100
+T = TypeVar("T")
 # A rough pace, only to suggest a Retry-After: fights of four against four one process plays per
 # second (bench/README.md, "Odds": about 1 s of CPU per 1,000 interpreted, 0.6 s compiled).
 FIGHTS_PER_SECOND = 1000
@@ -135,6 +137,24 @@ class OddsRunner:
         for tally in tallies:
             total.merge(tally)
         return total
+
+    async def call(self, function: Callable[..., T], *args: Any, fights: int) -> T:
+        """`function(*args)` as one task of the pool, counted as `fights` in its queue (a timeline's point:
+        its fights played side by side in one process). Refused as `play` refuses."""
+        pool = self._executor()
+        self._reserve(fights)
+        try:
+            future = pool.submit(function, *args)
+        except BaseException:
+            self._release(fights)
+            raise
+        future.add_done_callback(lambda _: self._release(fights))
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool as error:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise OddsUnavailable("An odds worker stopped; nothing was lost, send the request again.") from error
 
     def close(self) -> None:
         if self._pool is not None:

@@ -72,7 +72,7 @@ class OddsJob:
     first_round: int
     seed: int
     max_rounds: int
-    groups: dict[str, str] = field(default_factory=dict)  # RULES.md section 14: who shares a delay die
+    groups: dict[str, str] = field(default_factory=dict)  # docs/rules.md, Holding and groups: who shares a delay die
 
     def setup(self) -> FightSetup:
         return FightSetup(self.combatants, self.sides, build_ruleset(self.rules), self.first_round, self.groups)
@@ -115,7 +115,7 @@ def _share(count: int, total: int) -> float:
 
 
 def summarize(setup: FightSetup, tally: Tally, seed: int) -> dict[str, Any]:
-    """The answer of CONTRACT.md "Odds", as a JSON-ready document."""
+    """The answer of POST .../odds (README.md, "Odds"), as a JSON-ready document."""
     sides = list(dict.fromkeys(setup.sides))  # every side, in the order it first appears
     answer_sides = []
     for side in sides:

@@ -25,6 +25,7 @@ from app.access.tables import CAMPAIGNS
 from app.config import Settings, get_settings
 from app.platform.db import Database
 from app.platform.errors import ServiceError
+from app.platform.transactions import write_transaction
 from app.portability import export, imports
 
 PROG = "combat-admin"
@@ -52,9 +53,9 @@ async def import_from(database: Database, body: bytes, console: Console) -> tupl
     rows += len(document.characters) + len(document.creatures)
     with _progress(console) as progress:
         task = progress.add_task("rows imported", total=rows)
-        async with database.sessions() as session:
+        async with database.sessions() as session, write_transaction(session):
             created = await imports.import_campaign(
-                session=session, document=document, raw=raw, progress=lambda n: progress.advance(task, n)
+                session, document=document, raw=raw, progress=lambda n: progress.advance(task, n)
             )
     return created.id, created.key.secret
 

@@ -21,11 +21,8 @@ from app.access.service import issue
 from app.access.tables import CAMPAIGNS
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.errors import Unprocessable
-from app.platform.transactions import write_transaction
 from app.portability import replay, store
 from app.portability.errors import IdTaken
 from app.portability.schemas import CampaignDocument
@@ -117,52 +114,46 @@ def _rows(document: CampaignDocument, raw: dict[str, Any], campaign_id: str) -> 
 
 
 async def import_campaign(
-    *,
     session: AsyncSession,
+    *,
     document: CampaignDocument,
     raw: dict[str, Any],
-    claim: Claim | None = None,
     progress: Progress | None = None,
 ) -> CampaignCreated:
-    """The document as a new campaign; its new owner key is in the result (shown once)."""
-    # The replay is CPU work: off the event loop, so that other requests go on meanwhile.
+    """The document as a new campaign, in the caller's transaction; its new owner key is in the result
+    (shown once)."""
+    # The replay is CPU work: off the event loop, so that other requests go on meanwhile (and before the
+    # session's first statement: no transaction is open during it).
     await asyncio.to_thread(replay.check, document, raw)
     campaign_id = str(uuid.uuid4())
     rows = _rows(document, raw, campaign_id)
-    async with write_transaction(session):
-        taken = await store.first_existing(session, _ids(document))
-        if taken is not None:
-            noun, taken_id = taken
-            raise IdTaken(f"The document's {noun} {taken_id} already exists here.", noun=noun, id=taken_id)
-        campaign = document.campaign
-        await session.execute(
-            CAMPAIGNS.insert().values(
-                id=campaign_id,
-                name=campaign.name,
-                created_at=campaign.created_at,
-                rules=raw["campaign"]["rules"],
-                version=campaign.version,
-            )  # fmt: skip
-        )
-        key = await issue(session, campaign_id, "owner", label="first key")
-        # parents first: characters point at their encounter, combatants and rounds at theirs
-        for table, name in ((ENCOUNTERS, "encounters"), (COMBATANTS, "combatants"), (CHARACTERS, "characters"),
-                            (CREATURES, "creatures"), (STAGED, "staged"), (ROUNDS, "rounds")):  # fmt: skip
-            await store.insert_rows(session, table, rows[name])
-            if progress is not None:
-                progress(len(rows[name]))
-        created = CampaignCreated(
+    taken = await store.first_existing(session, _ids(document))
+    if taken is not None:
+        noun, taken_id = taken
+        raise IdTaken(f"The document's {noun} {taken_id} already exists here.", noun=noun, id=taken_id)
+    campaign = document.campaign
+    await session.execute(
+        CAMPAIGNS.insert().values(
             id=campaign_id,
             name=campaign.name,
             created_at=campaign.created_at,
             rules=raw["campaign"]["rules"],
             version=campaign.version,
-            key=key,
-        )
-        await record(session, claim, reply(created))
+        )  # fmt: skip
+    )
+    key = await issue(session, campaign_id, "owner", label="first key")
+    # parents first: characters point at their encounter, combatants and rounds at theirs
+    for table, name in ((ENCOUNTERS, "encounters"), (COMBATANTS, "combatants"), (CHARACTERS, "characters"),
+                        (CREATURES, "creatures"), (STAGED, "staged"), (ROUNDS, "rounds")):  # fmt: skip
+        await store.insert_rows(session, table, rows[name])
+        if progress is not None:
+            progress(len(rows[name]))
+    created = CampaignCreated(
+        id=campaign_id,
+        name=campaign.name,
+        created_at=campaign.created_at,
+        rules=raw["campaign"]["rules"],
+        version=campaign.version,
+        key=key,
+    )
     return created
-
-
-def reply(created: CampaignCreated) -> Reply:
-    """The answer of POST /v1/campaigns/import: POST /v1/campaigns's."""
-    return Reply.json(201, created, location="/v1/campaign")

@@ -8,9 +8,12 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import StreamingResponse
 
-from app.access.auth import IdempotencyDep, OwnerDep, limit_campaign_creation
+from app.access.auth import OwnerDep, limit_campaign_creation
+from app.access.deps import IdempotencyDep
 from app.access.schemas import CampaignCreated
-from app.deps import DatabaseDep, SessionDep
+from app.deps import DatabaseDep, database_of
+from app.http.command import run_anonymous
+from app.http.responses import Reply
 from app.portability import export, imports
 from app.portability.schemas import CampaignDocument
 
@@ -55,11 +58,13 @@ async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Respons
     # bearer requirement, making it optional (app/http/openapi.py's CREDENTIALS_OPTIONAL does the same).
     openapi_extra={"security": [{}]},
 )
-async def import_campaign(
-    document: CampaignDocument, request: Request, session: SessionDep, claim: IdempotencyDep
-) -> Response:
+async def import_campaign(document: CampaignDocument, request: Request, claim: IdempotencyDep) -> Response:
     """A new campaign holding an exported document (ids kept, every round replayed on the way in), and its
     first key, shown **once**. Counted with POST /v1/campaigns per address."""
     raw = imports.raw_document(await request.body())  # the blobs are stored as they were sent
-    created = await imports.import_campaign(session=session, document=document, raw=raw, claim=claim)
-    return imports.reply(created).response()
+    return await run_anonymous(
+        database_of(request),
+        claim,
+        lambda session: imports.import_campaign(session, document=document, raw=raw),
+        lambda created: Reply.json(201, created, location="/v1/campaign"),  # POST /v1/campaigns's answer
+    )

@@ -1,7 +1,7 @@
 """Combatants, characters and creatures may carry name_forms: the name's Polish forms for the chronicle.
 
 Revision ID: 3c7a1f0e9b21
-Revises: fc5969a1446f
+Revises: 5d7e0c1a9b32
 Create Date: 2026-12-07 14:40:00.000000
 """
 from alembic import op
@@ -10,7 +10,7 @@ from sqlalchemy.dialects import postgresql
 
 
 revision = '3c7a1f0e9b21'
-down_revision = 'fc5969a1446f'
+down_revision = '5d7e0c1a9b32'
 branch_labels = None
 depends_on = None
 

@@ -26,7 +26,7 @@ Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
 
 
 class EffectModifiers(Input):
-    """What an effect changes while it is active (RULES.md section 12)."""
+    """What an effect changes while it is active (docs/rules.md: Effects)."""
 
     name: Name
     attack: Modifier = 0
@@ -69,7 +69,7 @@ class EffectCreate(EffectModifiers):
 
 
 class EffectGivenIn(EffectModifiers):
-    """The effect a custom action gives its target when it completes (section 13)."""
+    """The effect a custom action gives its target when it completes (docs/rules.md: Long actions)."""
 
     rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
         default=None, description="Active for this many rounds after the one it completes in; null: until removed."
@@ -77,7 +77,7 @@ class EffectGivenIn(EffectModifiers):
 
 
 class LongActionIn(Input):
-    """A custom action in progress (section 13)."""
+    """A custom action in progress (docs/rules.md: Long actions)."""
 
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]
@@ -252,17 +252,31 @@ class EncounterCreate(Input):
     combatants: Annotated[list[CombatantJoin], Field(max_length=bounds.MAX_COMBATANTS)] = []
 
 
+class AfterRound(Input):
+    """A what-if: every combatant as it stood after this round (0: before round 1), never linked."""
+
+    after_round: Annotated[JSONInt, within((0, bounds.ROUND[1])), Field(description="0..the latest round.")]
+
+
 class EncounterCopy(Input):
-    """POST .../copy: the same fight again, from its start (before round 1) or from now."""
+    """POST .../copy: the same fight again, from its start (before round 1), from now, or after round k."""
 
     model_config = ConfigDict(
         populate_by_name=True,
-        json_schema_extra={"examples": [{"name": "Ambush at the ford, second group", "from": "start"}]},
+        json_schema_extra={
+            "examples": [
+                {"name": "Ambush at the ford, second group", "from": "start"},
+                {"name": "What if Borys had not charged", "from": {"after_round": 3}},
+            ]
+        },
     )
 
     name: Name | None = Field(default=None, description="The copy's name; omitted: the original's.")
-    start: Literal["start", "now"] = Field(
-        default="start", alias="from", description="start: the combatants as round 1 found them; now: as they are."
+    start: Literal["start", "now"] | AfterRound = Field(
+        default="start",
+        alias="from",
+        description="start: the combatants as round 1 found them; now: as they are; "
+        '{"after_round": k}: a what-if, every combatant as it stood after round k, none linked to the roster.',
     )
 
 

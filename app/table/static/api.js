@@ -50,6 +50,8 @@ export function connectApi(encounterId, credential) {
     chronicleMarkdown: async (lang) =>
       (await send("GET", `${base}/chronicle?format=markdown&lang=${lang}`, null, "text/markdown")).text(),
     declarations: () => request("GET", `${base}/declarations`),
+    stats: () => request("GET", `${base}/stats`),
+    timeline: (fights) => request("GET", `${base}/odds/timeline?fights=${fights}`),
     ticket: () => request("POST", `${base}/stream-tickets`),
     eventsUrl: (ticket) => `${base}/events?ticket=${encodeURIComponent(ticket)}`,
     // playing: a player for its own combatant, the owner for anyone

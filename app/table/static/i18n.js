@@ -101,6 +101,13 @@ const LABELS = {
       done: "Done.",
     },
     unknown: "someone",
+    charts: {
+      odds: "Chance to win by round (%)",
+      blood: "Blood by round",
+      round: "Round",
+      computing: "Calculating the odds…",
+      failed: "The odds could not be read just now; trying again.",
+    },
   },
   pl: {
     switchTo: "English",
@@ -202,6 +209,13 @@ const LABELS = {
       done: "Zrobione.",
     },
     unknown: "ktoś",
+    charts: {
+      odds: "Szansa na wygraną po rundach (%)",
+      blood: "Krew po rundach",
+      round: "Runda",
+      computing: "Liczę szanse…",
+      failed: "Nie udało się teraz odczytać szans; próbuję ponownie.",
+    },
   },
 };
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI, Response
 
 from app.access.router import router as access_router
 from app.campaign.routes import router as campaign_router
+from app.chronicle.api import router as chronicle_router
 from app.config import Settings, get_settings
 from app.encounters import deadline_job, deadlines
 from app.encounters.routes.combatants import router as combatants_router
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(combatants_router)
     app.include_router(events_router)
     app.include_router(odds_router)
+    app.include_router(chronicle_router)
     app.include_router(campaign_router)
     app.include_router(access_router)
     app.include_router(portability_router)

@@ -13,7 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.config import JsonDict
 
 from app.vocabulary.ruleset import InlineWeaponRead, WoundRead
-from app.vocabulary.stat_block import RulesOverrides, Side, StatBlockFields, StatBlockPatch, Status, refuse_null
+from app.vocabulary.stat_block import (
+    NameFormsIn,
+    RulesOverrides,
+    Side,
+    StatBlockFields,
+    StatBlockPatch,
+    Status,
+    refuse_null,
+)
 from app.vocabulary.types import Input, Name
 
 NOTES_LENGTH = 2000
@@ -24,6 +32,7 @@ class StatBlock(StatBlockFields):
     """What a character and a creature carry: a combatant's stat block, a name and notes."""
 
     name: Name
+    name_forms: NameFormsIn | None = None
     notes: Notes = ""
 
 
@@ -68,6 +77,7 @@ class StatBlockUpdate(StatBlockPatch):
     )
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = None
     side: Side | None = None
     notes: Notes | None = None
 
@@ -77,6 +87,7 @@ class StatBlockUpdate(StatBlockPatch):
 class CreatureRead(BaseModel):
     id: str
     name: str
+    name_forms: dict[str, str] | None = Field(default=None, description="The name's Polish forms, as given.")
     side: str | None
     notes: str
     initiative: int

@@ -35,7 +35,7 @@ from app.resolver.codec import weapon_to_json, wound_to_json
 from app.resolver.errors import Issues
 from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
-from app.vocabulary.stat_block import InlineWeapon
+from app.vocabulary.stat_block import InlineWeapon, name_forms_value
 
 Resource = repository.Resource
 R = TypeVar("R", bound=BaseModel)
@@ -71,7 +71,8 @@ def checked_values(data: StatBlock, ruleset: Ruleset) -> dict[str, Any]:
                 f"{wound.cls!r} is not a wound class of the campaign's rules; name one, or give penalty and bleed",
             )
     issues.raise_if_any()
-    values = data.model_dump(exclude={"weapon", "wounds", "blood"})
+    values = data.model_dump(exclude={"weapon", "wounds", "blood", "name_forms"})
+    values["name_forms"] = name_forms_value(data.name_forms)
     values["weapon"] = weapon_to_json(weapon)
     values["wounds"] = [wound_to_json(fill_wound(w, ruleset)) for w in wounds]
     values["blood"] = data.vitality if data.blood is None else data.blood

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import Column, ForeignKey, Integer, String, Table, Text
 
-from app.platform.db import UTCDateTime, metadata, utcnow
+from app.platform.db import JSONDocument, UTCDateTime, metadata, utcnow
 from app.vocabulary.columns import armor_points_or_name, group_column, stat_block_columns
 
 
@@ -25,6 +25,7 @@ def _stat_block_table(name: str, *after_version: Column) -> Table:  # type: igno
         *after_version,
         Column("created_at", UTCDateTime, nullable=False, default=utcnow),
         Column("updated_at", UTCDateTime, nullable=False, default=utcnow),
+        Column("name_forms", JSONDocument),  # the name's Polish forms for the chronicle, or null
         armor_points_or_name(),
     )
 

@@ -30,6 +30,7 @@ from app.resolver import Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
 from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
+from app.vocabulary.stat_block import name_forms_value
 
 CombatantJoinBody = CombatantCreate | CharacterJoin | CreatureJoin
 
@@ -78,6 +79,7 @@ def checked_values(
     values["wounds"] = [{"class": w.cls, "penalty": w.penalty, "bleed": w.bleed} for w in wounds]
     values["blood"] = combatant.vitality if combatant.blood is None else combatant.blood
     values["name"] = fields.name
+    values["name_forms"] = name_forms_value(fields.name_forms)
     values["effects"] = [{**e, "id": e["id"] or new_effect_id()} for e in values["effects"]]
     values["side"] = fields.side
     values["hidden"] = fields.hidden

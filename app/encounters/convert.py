@@ -74,14 +74,24 @@ ENCOUNTER_COLUMNS = tuple(f.name for f in fields(EncounterRecord) if f.name != "
 COMBATANT_COLUMNS = tuple(COMBATANTS.c.keys())
 RESOLVER_FIELDS = tuple(f.name for f in fields(model.Combatant))
 # every column of a combatant row but its encounter's: what a round's snapshot keeps and undo restores
-# What the service keeps beside the resolver's fields: a display name, a side (odds), whether the players'
-# screens see it, and where it came from (a linked character, a creature's copy).
-# A companion's master, and a hidden reinforcement's round, too.
-SERVICE_FIELDS = ("name", "side", "hidden", "character_id", "creature_id", "companion_of", "reveal_at_round")
+# What the service keeps beside the resolver's fields: a display name and its Polish forms (the chronicle),
+# a side (odds), whether the players' screens see it, where it came from (a linked character, a creature's
+# copy), a companion's master and a hidden reinforcement's round.
+SERVICE_FIELDS = (
+    "name",
+    "name_forms",
+    "side",
+    "hidden",
+    "character_id",
+    "creature_id",
+    "companion_of",
+    "reveal_at_round",
+)
 ROW_FIELDS = ("position", *SERVICE_FIELDS, *sorted(STATE_FIELDS | {"group"}))
 # Columns added after rounds were stored: an older snapshot lacks them, and had what their migration gave.
 SNAPSHOT_DEFAULTS: Mapping[str, Any] = {
     "side": None,
+    "name_forms": None,
     "effects": [],
     "long_action": None,
     "group": None,

@@ -77,6 +77,4 @@ async def reopen(
         )
     timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, version)
     await announce(session, Change.of_encounter(encounter_id, version), *timing)
-    return dataclasses.replace(
-        encounter, version=version, finished_at=None, finish_state=None, updated_at=now, **clock
-    )
+    return dataclasses.replace(encounter, version=version, finished_at=None, finish_state=None, updated_at=now, **clock)

@@ -45,6 +45,7 @@ COMBATANTS = Table(
     Column(
         "hidden", Boolean, nullable=False, default=False, server_default="0"
     ),  # hidden from player and viewer tokens
+    Column("name_forms", JSONDocument),  # the name's Polish forms for the chronicle, or null
     # Where it came from: a linked character of the roster (its wounds go back at the end), or a creature
     # of the bestiary (a copy). No foreign key: a deleted character or creature leaves the history alone.
     Column("character_id", String(36), index=True),

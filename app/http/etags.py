@@ -43,13 +43,14 @@ def stale_detail(if_match: str | None, current: int) -> str:
     return f"If-Match {if_match} does not match the current ETag {etag(current)}"
 
 
-def still_current(if_none_match: str | None, version: int) -> bool:
-    """RFC 9110 If-None-Match, weak comparison: the client's copy is current, so a GET answers 304."""
+def still_current(if_none_match: str | None, version: int | str) -> bool:
+    """RFC 9110 If-None-Match, weak comparison: the client's copy is current, so a GET answers 304.
+    `version`: the encounter's version, or a whole entity tag (quoted) for a read that depends on more."""
     if if_none_match is None:
         return False
     tags = [tag.removeprefix("W/") for tag in _tags(if_none_match)]
-    return "*" in tags or etag(version) in tags
+    return "*" in tags or (version if isinstance(version, str) else etag(version)) in tags
 
 
-def not_modified(version: int) -> Response:
-    return Response(status_code=304, headers={"ETag": etag(version)})
+def not_modified(version: int | str) -> Response:
+    return Response(status_code=304, headers={"ETag": version if isinstance(version, str) else etag(version)})

@@ -40,6 +40,7 @@ async def unless_client_leaves(request: Request, work: Awaitable[dict[str, Any]]
         return Response(status_code=CLIENT_CLOSED_REQUEST)
     return answer.result()
 
+
 RESPONSES: dict[int | str, dict[str, Any]] = {
     422: {"description": "Out of bounds, an invalid state, or more work than the budget (`odds-budget-exceeded`)."},
     503: {

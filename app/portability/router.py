@@ -28,6 +28,7 @@ SPOOLED_IN_MEMORY = 1024 * 1024  # a larger body goes to a temporary file as it 
 class UnsupportedMediaType(ServiceError):
     status, type, title = 415, "unsupported-media-type", "Unsupported Media Type"
 
+
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 IMPORT_PROBLEMS: dict[int | str, dict[str, Any]] = {
     409: {"description": "An id of the document (character, creature, encounter, combatant) exists here: "

@@ -9,6 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.platform.db import Database
+
 from . import point_store
 from .turning import TurningPoint, turning_points
 
@@ -34,3 +36,9 @@ async def stored_turning_points(session: AsyncSession, encounter_id: str) -> Map
                 if best is None or abs(point.after - point.before) > abs(best.after - best.before):
                     marks[k] = point
     return marks
+
+
+async def turning_points_of(database: Database, encounter_id: str) -> Mapping[int, TurningPoint]:
+    """`stored_turning_points` in a read of its own."""
+    async with database.sessions() as session:
+        return await stored_turning_points(session, encounter_id)

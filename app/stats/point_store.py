@@ -60,5 +60,7 @@ DOCUMENTS = select(ROUNDS.c.number, ROUNDS.c.document).where(ROUNDS.c.encounter_
 async def owners_points(session: AsyncSession, encounter_id: str) -> tuple[Sequence[Any], dict[int, Any]]:
     """The owner's kept points of the encounter (most fights first) and its rounds' documents."""
     points = (await session.execute(OWNERS_POINTS, {"encounter_id": encounter_id})).all()
+    if not points:  # no timeline computed yet (the usual case): the rounds' documents are not needed
+        return points, {}
     documents = {row.number: row.document for row in await session.execute(DOCUMENTS, {"encounter_id": encounter_id})}
     return points, documents

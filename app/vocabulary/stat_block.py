@@ -39,6 +39,38 @@ class WoundIn(Input):
     bleed: Annotated[JSONInt, within(bounds.WOUND_BLEED)] | None = None
 
 
+class NameForms(Input):
+    """A name's Polish forms for the chronicle, each winning over the dictionary (all optional)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"gen": "Gandalfa", "dat": "Gandalfowi", "acc": "Gandalfa"}]}
+    )
+
+    gen: Name | None = Field(default=None, description="Dopełniacz (kogo? czego?): Ali, Bolka.")
+    dat: Name | None = Field(default=None, description="Celownik (komu? czemu?): Ali, Bolkowi.")
+    acc: Name | None = Field(default=None, description="Biernik (kogo? co?): Alę, Bolka.")
+    inst: Name | None = Field(default=None, description="Narzędnik (z kim? z czym?): Alą, Bolkiem.")
+    loc: Name | None = Field(default=None, description="Miejscownik (o kim? o czym?): Ali, Bolku.")
+
+
+NameFormsIn = Annotated[
+    NameForms,
+    Field(
+        description="The name's Polish forms for the chronicle ({gen, dat, acc, inst, loc}, each 1..100 "
+        "characters, all optional): they win over the dictionary. A numbered copy's number is added to a "
+        "form that lacks it. null: none."
+    ),
+]
+
+
+def name_forms_value(forms: NameForms | None) -> dict[str, str] | None:
+    """The forms as stored: only those given, or None."""
+    if forms is None:
+        return None
+    given = forms.model_dump(exclude_none=True)
+    return given or None
+
+
 Armor = Annotated[
     Annotated[JSONInt, within(bounds.ARMOR)] | Name,
     Field(

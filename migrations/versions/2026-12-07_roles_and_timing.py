@@ -2,7 +2,7 @@
 encounters (CONTRACT.md, "Roles and timing at the table").
 
 Revision ID: 3b7e1d2c9a40
-Revises: fc5969a1446f
+Revises: 5d7e0c1a9b32
 Create Date: 2026-12-07 14:30:00.000000
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '3b7e1d2c9a40'
-down_revision = 'fc5969a1446f'
+down_revision = '5d7e0c1a9b32'
 branch_labels = None
 depends_on = None
 

@@ -135,6 +135,7 @@ SUCCESS: dict[str, tuple[Any, dict[str, Any]]] = {
     "resolve_next_round": ({"declarations": [{"combatant": "{combatant_id}", "action": ATTACK}], "seed": 3}, {}),
     "list_rounds": (None, {"limit": 5}),
     "read_round": (None, {}),
+    "read_chronicle": (None, {"format": "json", "lang": "pl"}),
     "undo_round": (None, {}),
     "resolve": ({"combatants": FULL, "declarations": [], "seed": 1}, {}),
     "read_rules": (None, {}),

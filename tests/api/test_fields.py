@@ -16,10 +16,10 @@ from app.resolver.codec import STATE_FIELDS
 from app.resolver.model import CombatantState
 
 RESOLVER = set(RESOLVER_FIELDS)  # id, initiative, ..., wounds
-# a stored combatant also has a display name, a side (odds), whether it is hidden, and where it came from,
-# and its place at the table (whose companion, when a reinforcement arrives)
+# a stored combatant also has a display name (and its Polish forms), a side (odds), whether it is hidden, where
+# it came from, and its place at the table (whose companion, when a reinforcement arrives)
 TABLE_ROLES = {"companion_of", "reveal_at_round"}
-STORED = RESOLVER | {"name", "side", "hidden", "character_id", "creature_id", "group"} | TABLE_ROLES
+STORED = RESOLVER | {"name", "name_forms", "side", "hidden", "character_id", "creature_id", "group"} | TABLE_ROLES
 # armor: points in `armor` or a name in `armor_name` (a column has one type); the store folds them into one field
 SPLIT_COLUMNS = {"armor_name"}
 

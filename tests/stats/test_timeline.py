@@ -198,3 +198,37 @@ def test_the_points_are_played_in_the_worker_processes(client):
     answer = client.get(f"{url}/odds/timeline", params={"fights": 100})
     assert answer.status_code == 200, answer.text
     assert [p["round"] for p in answer.json()["points"]] == [0, 1, 2]
+
+
+def test_the_owners_chronicle_marks_a_computed_turning_point_and_a_tokens_does_not(threaded):
+    """Before the timeline is computed the chronicle has no mark; after it, the owner's chronicle tells
+    round 2's turning point in both languages under a new ETag (a cached copy is not current any more),
+    while a viewer's chronicle stays as it was."""
+    encounter = create_encounter(
+        threaded, fighter("Ala", side="party", vitality=20), fighter("Cyryl", side="bandits", vitality=20),
+        rules={"turn_length": 100},
+    )  # fmt: skip
+    url = f"/v1/encounters/{encounter['id']}"
+    a, c = (x["id"] for x in encounter["combatants"])
+    miss = {f"{a}.attack.1": 20, f"{c}.attack.1": 20, f"{a}.initiative.1": 1, f"{c}.initiative.1": 2}
+    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": miss})
+    mortal = {**miss, f"{a}.attack.1": 1, f"{a}.damage.1": [8]}
+    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": mortal})
+    viewer = threaded.post(f"{url}/tokens", json={"role": "viewer"}).json()["secret"]
+    as_viewer = {"Authorization": f"Bearer {viewer}"}
+    before = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"})
+    viewer_before = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"}, headers=as_viewer)
+    assert "Turning point" not in before.text
+    timeline_of(threaded, url)
+    after = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"})
+    polish = threaded.get(f"{url}/chronicle", params={"lang": "pl", "format": "text"})
+    assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
+    assert after.text.count("Turning point") == 1 and polish.text.count("Punkt zwrotny") == 1
+    stale = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"},
+                         headers={"If-None-Match": before.headers["ETag"]})  # fmt: skip
+    assert stale.status_code == 200
+    current = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"},
+                           headers={"If-None-Match": after.headers["ETag"]})  # fmt: skip
+    assert current.status_code == 304 and current.headers["ETag"] == after.headers["ETag"]
+    viewer_after = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"}, headers=as_viewer)
+    assert viewer_after.text == viewer_before.text and viewer_after.headers["ETag"] == viewer_before.headers["ETag"]

@@ -10,7 +10,15 @@ from pydantic.config import JsonDict
 
 from app.resolver import bounds
 from app.vocabulary.ruleset import InlineWeaponRead, RulesetRead, WoundRead
-from app.vocabulary.stat_block import RulesOverrides, Side, StatBlockFields, StatBlockPatch, Status, refuse_null
+from app.vocabulary.stat_block import (
+    NameFormsIn,
+    RulesOverrides,
+    Side,
+    StatBlockFields,
+    StatBlockPatch,
+    Status,
+    refuse_null,
+)
 from app.vocabulary.types import Bool, Id, Input, JSONInt, Name, within
 
 CREATURE_COPIES = (1, 20)  # copies of a creature in one request
@@ -147,6 +155,7 @@ class CombatantStats(StatBlockFields):
     """A combatant's stat block (docs/rules.md, "Combatants"), its name and side, effects and long action."""
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = None
     side: Side | None = None
     effects: Annotated[list[EffectIn], Field(max_length=bounds.MAX_EFFECTS)] = []
     long_action: LongActionIn | None = None
@@ -210,11 +219,14 @@ def _shape_meant(value: Any) -> str:
 
 # Tags named as the classes: never a key of a body, so an error's pointer leaves them out.
 CombatantJoin = Annotated[
-    Annotated[CombatantCreate, Tag("CombatantCreate")] | Annotated[CharacterJoin, Tag("CharacterJoin")]
+    Annotated[CombatantCreate, Tag("CombatantCreate")]
+    | Annotated[CharacterJoin, Tag("CharacterJoin")]
     | Annotated[CreatureJoin, Tag("CreatureJoin")],
     Discriminator(_shape_meant),
-    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary "
-          "(the key `character` or `creature` says which)."),
+    Field(
+        description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary "
+        "(the key `character` or `creature` says which)."
+    ),
 ]
 
 
@@ -224,6 +236,7 @@ class CombatantUpdate(StatBlockPatch):
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
 
     name: Name | None = None
+    name_forms: NameFormsIn | None = None
     side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     hidden: Hidden | None = None
     companion_of: CompanionOf = Field(default=None, description="null: no longer anyone's companion.")
@@ -240,6 +253,7 @@ class CombatantUpdate(StatBlockPatch):
 class CombatantRead(BaseModel):
     id: str
     name: str | None
+    name_forms: dict[str, str] | None = Field(default=None, description="The name's Polish forms, as given.")
     side: str | None
     hidden: bool = Field(description="Hidden from player and viewer tokens (they never see this field).")
     group: str | None

@@ -247,6 +247,13 @@ CATALOGUE: dict[str, ProblemType] = {
             "Import the document as it was exported.",
         ),
         ProblemType(
+            "chronicle-range",
+            422,
+            "The rounds asked for are not in the chronicle",
+            "`from` is after `to`, or names a round the encounter has not resolved (rounds go 1..its latest).",
+            "Ask for rounds between 1 and the encounter's `round`, with from ≤ to; leave both out for every round.",
+        ),
+        ProblemType(
             "odds-budget-exceeded",
             422,
             "The odds asked for exceed the work budget",

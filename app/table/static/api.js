@@ -13,11 +13,11 @@ export function connectApi(encounterId, credential) {
   const base = `/v1/encounters/${encodeURIComponent(encounterId)}`;
   const id = encodeURIComponent;
 
-  async function request(method, url, body) {
+  async function send(method, url, body, accept) {
     const init = {
       method,
       cache: "no-store",
-      headers: { Authorization: `Bearer ${credential}`, Accept: "application/json, application/problem+json" },
+      headers: { Authorization: `Bearer ${credential}`, Accept: `${accept}, application/problem+json` },
     };
     if (method !== "GET" && method !== "DELETE") {
       init.headers["Content-Type"] = "application/json";
@@ -33,6 +33,11 @@ export function connectApi(encounterId, credential) {
       }
       throw new ApiError(response.status, problem);
     }
+    return response;
+  }
+
+  async function request(method, url, body) {
+    const response = await send(method, url, body, "application/json");
     return response.status === 204 ? null : response.json();
   }
 
@@ -40,6 +45,10 @@ export function connectApi(encounterId, credential) {
     viewer: () => request("GET", `/table/${id(encounterId)}/viewer`),
     encounter: () => request("GET", base),
     round: (n) => request("GET", `${base}/rounds/${n}`),
+    // the chronicle: round n's lines in the page's language, or the whole fight as Markdown
+    chronicle: (n, lang) => request("GET", `${base}/chronicle?format=json&lang=${lang}&from=${n}&to=${n}`),
+    chronicleMarkdown: async (lang) =>
+      (await send("GET", `${base}/chronicle?format=markdown&lang=${lang}`, null, "text/markdown")).text(),
     declarations: () => request("GET", `${base}/declarations`),
     stats: () => request("GET", `${base}/stats`),
     timeline: (fights) => request("GET", `${base}/odds/timeline?fights=${fights}`),

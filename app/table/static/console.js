@@ -38,6 +38,10 @@ export function createConsole(ctx) {
   const bestiary = el("select", { "data-testid": "add-from-bestiary" });
   const count = el("input", { type: "number", min: 1, max: 20, step: 1, value: "1", "data-testid": "add-count" });
   const finish = el("button", { type: "button", class: "danger", "data-testid": "finish" });
+  const copy = el("button", { type: "button", "data-testid": "copy-chronicle" });
+  const copied = el("p", { class: "copied", role: "status", "data-testid": "chronicle-copied", hidden: true });
+  const markdownBox = el("textarea", { class: "chronicle-markdown", readonly: true, rows: 8, hidden: true,
+    "data-testid": "chronicle-markdown" });
   const refusal = el("p", { class: "refusal", role: "alert", "data-testid": "console-refusal", hidden: true });
   const rosterLabel = el("span", { class: "field-label" });
   const bestiaryLabel = el("span", { class: "field-label" });
@@ -55,6 +59,9 @@ export function createConsole(ctx) {
       el("label", { class: "field narrow" }, countLabel, count),
     ),
     refusal,
+    el("div", { class: "buttons" }, copy),
+    copied,
+    markdownBox,
     el("div", { class: "buttons end" }, finish),
   );
   let latest = null;
@@ -87,6 +94,25 @@ export function createConsole(ctx) {
     const n = Math.min(Math.max(Number(count.value || 1), 1), 20);
     ctx.act("console", () => ctx.api.addCombatant({ creature, count: n }));
     bestiary.value = "";
+  });
+  // The whole fight as Markdown, in the page's language: to the clipboard, or (where the browser keeps
+  // it closed) into a box to copy from by hand.
+  copy.addEventListener("click", () => {
+    ctx.act("console", async () => {
+      const markdown = await ctx.api.chronicleMarkdown(ctx.language());
+      markdownBox.value = markdown;
+      let onClipboard = false;
+      try {
+        await navigator.clipboard.writeText(markdown);
+        onClipboard = true;
+      } catch {
+        // no clipboard permission (or no secure context): the box below holds it
+      }
+      markdownBox.hidden = onClipboard;
+      copied.hidden = false;
+      copied.textContent = ctx.t()(onClipboard ? "gm.copied" : "gm.copyHere");
+      if (!onClipboard) markdownBox.select();
+    });
   });
   finish.addEventListener("click", () => {
     if (!window.confirm(ctx.t()("gm.finishConfirm"))) return;
@@ -147,6 +173,8 @@ export function createConsole(ctx) {
     );
     setList(bestiary, t("gm.bestiaryPick"), state.creatures || [], (c) => c.name);
     finish.textContent = t("gm.finish");
+    copy.textContent = t("gm.copyChronicle");
+    copy.hidden = encounter.round === 0;
     for (const control of [resolve, undo, roster, bestiary, count, finish]) control.disabled = Boolean(encounter.finished);
     const problem = state.refusal && state.refusal.where === "console" ? state.refusal.text : null;
     refusal.hidden = !problem;

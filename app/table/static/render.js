@@ -274,6 +274,38 @@ function bleedingLine(entry, state, t) {
     : el("li", { text: t("regains", { name, gained: -entry.lost, blood: entry.blood, status }) });
 }
 
+const ACTION_KINDS = new Set(["attack", "first_aid", "custom", "continue"]);
+
+// The round told (GET …/chronicle): one item per action entry, as the raw list had, its fall (if any)
+// inside it; the stances above; the turn's end (bleeding, effects that ended…) below.
+function chronicleLines(lines) {
+  const actions = [];
+  const after = [];
+  let stances = null;
+  let current = null;
+  for (const line of lines) {
+    const attrs = { class: `chronicle-line kind-${line.kind}`, "data-testid": "chronicle-line", text: line.text };
+    if (ACTION_KINDS.has(line.kind)) {
+      current = el("li", { class: `action chronicle result-${line.result}` }, el("span", attrs));
+      actions.push(current);
+    } else if (line.kind === "stances") {
+      stances = line.text;
+    } else if (line.kind === "down" && current) {
+      current.append(" ", el("span", { ...attrs, class: `${attrs.class} fall` }));
+    } else {
+      after.push(el("li", attrs));
+    }
+  }
+  return { stances, actions, after };
+}
+
+function toldFor(state) {
+  const { chronicle, round } = state;
+  const current =
+    round && chronicle && chronicle.key === `${round.round}:${round.seed}:${state.language}`;
+  return current ? chronicleLines(chronicle.lines) : null;
+}
+
 function renderLastRound(state, t) {
   const round = state.round;
   const section = document.getElementById("last-round");
@@ -289,6 +321,17 @@ function renderLastRound(state, t) {
   title.textContent = round ? `${t("lastRound")}: ${t("lastRoundTitle", { round: round.round })}` : t("lastRound");
   empty.hidden = Boolean(round);
   empty.textContent = t("noRoundYet");
+  const told = toldFor(state);
+  const stances = document.getElementById("round-stances");
+  stances.hidden = !(told && told.stances);
+  stances.textContent = (told && told.stances) || "";
+  if (told) {
+    section.dataset.told = state.language;
+    document.getElementById("actions").replaceChildren(...told.actions);
+    document.getElementById("bleeding").replaceChildren(...told.after);
+    return;
+  }
+  delete section.dataset.told;
   document.getElementById("actions").replaceChildren(...(round ? round.actions.map((a) => actionLine(a, state, t)) : []));
   const bleeding = round ? round.bleeding.map((b) => bleedingLine(b, state, t)) : [];
   if (round && round.ends_turn) bleeding.unshift(el("li", { class: "turn-end", text: t("endsTurn", { turn: round.turn }) }));

@@ -25,6 +25,7 @@ const state = {
   viewer: { role: null, combatant: null },
   encounter: null,
   round: null,
+  chronicle: null, // {round, language, lines}: the latest round told, in the page's language
   declarations: new Map(),
   refusal: null, // {where, text}: the service's own words when it refused what this page asked
   busy: null,
@@ -66,7 +67,14 @@ async function act(where, work, onSuccess) {
   scheduleReread();
 }
 
-const ctx = { api, act, t: () => t, withDice: true, reloadLists: () => readLists() };
+const ctx = {
+  api,
+  act,
+  t: () => t,
+  language: () => state.language,
+  withDice: true,
+  reloadLists: () => readLists(),
+};
 
 function cached(map, combatant, make) {
   let form = map.get(combatant.id);
@@ -107,9 +115,50 @@ function ownerControlsBox(combatant) {
   };
 }
 
+// The latest round's chronicle lines, in the page's language: read when the round or the language
+// changes (until they come, the page shows the round's own entries).
+// A round is known by its number and seed (an undone round fought again is another round).
+let chronicleWanted = null;
+
+function chronicleKey(round, language) {
+  return round ? `${round.round}:${round.seed}:${language}` : null;
+}
+
+async function readChronicle(round, language) {
+  const told = await api.chronicle(round.round, language);
+  const lines = told.rounds.length ? told.rounds[0].lines : [];
+  return { key: chronicleKey(round, language), round: round.round, language, lines };
+}
+
+function chronicleCurrent(round, language) {
+  return Boolean(state.chronicle) && state.chronicle.key === chronicleKey(round, language);
+}
+
+function ensureChronicle() {
+  const { round, language } = state;
+  if (!round || chronicleCurrent(round, language)) return;
+  const key = chronicleKey(round, language);
+  if (chronicleWanted === key) return;
+  chronicleWanted = key;
+  readChronicle(round, language).then(
+    (told) => {
+      if (chronicleWanted !== key) return;
+      chronicleWanted = null;
+      if (chronicleKey(state.round, state.language) === key) {
+        state.chronicle = told;
+        draw();
+      }
+    },
+    () => {
+      if (chronicleWanted === key) chronicleWanted = null; // the next draw asks again
+    },
+  );
+}
+
 const charts = createCharts(api, document.getElementById("charts"));
 
 function draw() {
+  ensureChronicle();
   render(state, t, controlsFor);
   charts.update(state, t);
   if (isOwner() && state.encounter) {
@@ -155,8 +204,15 @@ async function reread() {
   try {
     const [encounter, declarations] = await Promise.all([api.encounter(), readDeclarations()]);
     const round = encounter.round > 0 ? await api.round(encounter.round) : null;
+    // A round not told yet (the first read, an undo): its lines come with it, so the page paints it
+    // told at once; a re-read of the same round (someone joined, an effect), or of one whose lines are
+    // already asked for, asks for nothing more.
+    const language = state.language;
+    const wanted = round && !chronicleCurrent(round, language) && chronicleWanted !== chronicleKey(round, language);
+    const chronicle = wanted ? await readChronicle(round, language).catch(() => null) : null;
     if (mine !== generation) return; // a newer event came in meanwhile: its own re-read will paint
     Object.assign(state, { encounter, round, declarations, notice: null });
+    if (chronicle) state.chronicle = chronicle;
   } catch (error) {
     if (mine !== generation) return;
     state.notice = problemNotice(error);

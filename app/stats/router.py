@@ -8,6 +8,8 @@ from fastapi import APIRouter, Query, Response
 
 from app.access.auth import OwnerDep, ReaderDep
 from app.deps import DatabaseDep
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfNoneMatch
 from app.http.responses import Reply
 from app.odds.deps import OddsBudgetDep, OddsRunnerDep
 from app.odds.schemas import MAX_ROUNDS
@@ -17,16 +19,20 @@ from app.stats.schemas import CampaignStatsRead, EncounterStatsRead, TimelineRea
 router = APIRouter(tags=["statistics"])
 
 
-@router.get("/v1/encounters/{encounter_id}/stats", response_model=EncounterStatsRead)
-async def encounter_stats(encounter_id: str, principal: ReaderDep, database: DatabaseDep) -> Response:
+@router.get("/v1/encounters/{encounter_id}/stats", response_model=EncounterStatsRead, responses={304: NOT_MODIFIED})
+async def encounter_stats(
+    encounter_id: str, principal: ReaderDep, database: DatabaseDep, if_none_match: IfNoneMatch = None
+) -> Response:
     """Per combatant and per side, counted from the stored rounds alone, with `series` (each combatant's
     blood and status after every round) for charts. A player or viewer reads it without the hidden combatants."""
-    counted = await service.for_encounter(
+    version, counted = await service.for_encounter(
         database, campaign_id=principal.campaign_id, encounter_id=encounter_id, screened=not principal.is_owner
     )
+    if still_current(if_none_match, version):  # the stored rounds change only with the encounter's version
+        return not_modified(version)
     # Rendered as counted (a hundred rounds' series is thousands of objects: validating them again on the
     # way out cost more than counting); tests/stats check the answer against EncounterStatsRead.
-    return Reply.json(200, counted).response()
+    return Reply.json(200, counted, etag=etag(version)).response()
 
 
 @router.get("/v1/campaign/stats", response_model=CampaignStatsRead)

@@ -31,22 +31,25 @@ def screened_round(stored: StoredRound, hidden: frozenset[str]) -> StoredRound:
 _counted: LRUCache[tuple[str, int, frozenset[str]], dict[str, Any]] = LRUCache(maxsize=32)
 
 
-async def for_encounter(database: Database, *, campaign_id: str, encounter_id: str, screened: bool) -> dict[str, Any]:
-    """GET /v1/encounters/{id}/stats: counted from rounds 1..latest; for a token, as the round documents
-    read for it (no hidden combatant's counts, series points or actions on it)."""
+async def for_encounter(
+    database: Database, *, campaign_id: str, encounter_id: str, screened: bool
+) -> tuple[int, dict[str, Any]]:
+    """GET /v1/encounters/{id}/stats: the encounter's version and its statistics counted from rounds
+    1..latest; for a token, as the round documents read for it (no hidden combatant's counts, series points
+    or actions on it)."""
     encounter = await encounters.read(database, campaign_id=campaign_id, encounter_id=encounter_id)
     hidden = screen.hidden_ids(encounter.combatants) if screened else frozenset()
     key = (encounter_id, encounter.version, hidden)
     counted = _counted.get(key)
     if counted is not None:
-        return counted
+        return encounter.version, counted
     rounds = await store.rounds_of(database, encounter_id, encounter.round)
     current = encounter.combatants
     if hidden:
         rounds = [screened_round(stored, hidden) for stored in rounds]
         current = tuple(row for row in current if row["id"] not in hidden)
     counted = _counted[key] = encounter_stats(encounter_id, rounds, current)
-    return counted
+    return encounter.version, counted
 
 
 async def for_campaign(database: Database, *, campaign_id: str) -> dict[str, Any]:

@@ -198,3 +198,14 @@ def test_another_campaigns_encounter_is_not_found(client):
 
     encounter = create_encounter(client, fighter("Ala"))
     assert_problem(client.get(f"/v1/encounters/{encounter['id']}/stats", headers=other_campaign(client)), 404)
+
+
+def test_the_stats_carry_the_encounters_etag_and_answer_304_while_it_holds(client):
+    url, _ = seeded_fight(client, 2)
+    first = client.get(f"{url}/stats")
+    assert first.status_code == 200 and first.headers["ETag"] == client.get(url).headers["ETag"]
+    again = client.get(f"{url}/stats", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == first.headers["ETag"]
+    assert client.delete(f"{url}/rounds/2").status_code == 204  # undo: a new version, new statistics
+    after = client.get(f"{url}/stats", headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200 and after.headers["ETag"] != first.headers["ETag"]

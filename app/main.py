@@ -26,6 +26,7 @@ from app.observability import AccessLog, Edge, cors_options, install_observabili
 from app.odds.router import router as odds_router
 from app.odds.runner import OddsRunner
 from app.platform.db import Database
+from app.platform.dispatcher import Dispatcher
 from app.platform.errors import ServiceUnavailable
 from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     database = Database(settings)  # one engine, one pool, per worker (each worker calls create_app)
     events = EventHub(settings, database)  # one listening connection per worker
+    dispatcher = Dispatcher(settings)  # the worker's background jobs; its own pool, only if it has jobs
     # its processes start with the first odds request
     odds_runner = OddsRunner(settings.odds_processes, max_pending=settings.odds_max_pending)
 
@@ -76,11 +78,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         purger = asyncio.create_task(purge_idempotency_keys_forever(database, settings))
         await events.start()
+        await dispatcher.start()
         # What start-up made (modules, routes, schemas, the ruleset) lives as long as the worker: out of the
         # collector's reach, so a full collection under load walks only what requests made (bench/README.md).
         gc.collect()
         gc.freeze()
         yield
+        await dispatcher.stop()
         await events.stop()
         purger.cancel()
         await database.dispose()
@@ -100,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.database = database
     app.state.events = events
+    app.state.dispatcher = dispatcher
     app.state.limiter = RateLimiter(settings.rate_limit_storage)
     app.state.credentials = TTLCache(maxsize=settings.credential_cache_size, ttl=settings.credential_cache_seconds)
     app.state.odds_runner = odds_runner

@@ -26,6 +26,9 @@ POSTGRES_DRIVER = "asyncpg"
 # SQLite: an execution option for connections that run one statement each, which SQLite makes atomic by
 # itself; the begin hook below sends no BEGIN for them (and so no ROLLBACK at their release).
 SINGLE_STATEMENT = "single_statement"
+# SQLite: an execution option for a connection whose transactions write: BEGIN IMMEDIATE takes the write lock
+# at once (waiting up to the busy timeout), so the transaction never fails later on a stale snapshot.
+IMMEDIATE = "begin_immediate"
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -96,8 +99,9 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        if not connection.get_execution_options().get(SINGLE_STATEMENT):
-            connection.exec_driver_sql("BEGIN")
+        options = connection.get_execution_options()
+        if not options.get(SINGLE_STATEMENT):
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE) else "BEGIN")
 
 
 def make_sqlite_folder(database_url: str) -> None:

@@ -26,8 +26,9 @@ from tests.api.helpers import Fight, start_fight
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("idempotency_keys", "stream_tickets", "credentials", "staged_declarations", "rounds", "combatants",
-          "characters", "creatures", "encounters", "campaigns")  # children first
+TABLES = ("webhook_events", "webhook_subscriptions", "idempotency_keys", "stream_tickets", "credentials",
+          "staged_declarations", "rounds", "combatants", "characters", "creatures", "encounters",
+          "campaigns")  # children first
 
 
 def ensure_postgres_database(url: str) -> None:

@@ -52,7 +52,7 @@ async def finish(
         await store.set_finish_state(session, encounter_id, finish_state)
         withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
         cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
-        await announce(session, Change.of_encounter(encounter_id, version), *cleared)
+        await announce(session, Change.of_encounter(encounter_id, version, what="finished"), *cleared)
         finished = dataclasses.replace(
             encounter, version=version, finished_at=now, finish_state=finish_state, updated_at=now
         )
@@ -81,7 +81,7 @@ async def reopen(
                 before=saved["before"],
                 version_after=saved["version_after"],
             )
-        await announce(session, Change.of_encounter(encounter_id, version))
+        await announce(session, Change.of_encounter(encounter_id, version, what="reopened"))
         reply = _reply(
             dataclasses.replace(encounter, version=version, finished_at=None, finish_state=None, updated_at=now)
         )

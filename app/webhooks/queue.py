@@ -62,7 +62,9 @@ CLAIMED = (
     .order_by(EVENTS.c.seq)
 )
 _THIS_ATTEMPT = and_(
-    EVENTS.c.seq == bindparam("event_seq"), EVENTS.c.attempts == bindparam("event_attempt"), EVENTS.c.status == "pending"
+    EVENTS.c.seq == bindparam("event_seq"),
+    EVENTS.c.attempts == bindparam("event_attempt"),
+    EVENTS.c.status == "pending",
 )
 SETTLE = update(EVENTS).where(_THIS_ATTEMPT)
 DROP = delete(EVENTS).where(_THIS_ATTEMPT)

@@ -79,7 +79,8 @@ async def create(
         "id": str(uuid.uuid4()), "campaign_id": campaign_id, "url": data.url,
         "events": list(dict.fromkeys(data.events or EVENT_TYPES)), "scope": data.scope, "format": data.format,
         "lang": data.lang, "encounter_id": data.encounter, "description": data.description, "secret": secret,
-        "enabled": True, "disabled_reason": None, "given_up_streak": 0, "version": 1, "created_at": now, "updated_at": now,
+        "enabled": True, "disabled_reason": None, "given_up_streak": 0, "version": 1,
+        "created_at": now, "updated_at": now,
     }  # fmt: skip
     async with session.begin():
         await _require_encounter(session, campaign_id, data.encounter)

@@ -79,8 +79,9 @@ def expected_types(documents: list[dict[str, Any]]) -> list[str]:
         if document["ends_turn"]:
             types.append("turn.ended")
         now = {c["id"] for c in document["combatants"] if c["status"] == "active"}
-        went_down = [c for c in document["combatants"] if c["status"] != "active" and (active is None or c["id"] in active)]
-        types.extend("combatant.down" for _ in went_down)
+        was_active = active if active is not None else {c["id"] for c in document["combatants"]}
+        down = [c for c in document["combatants"] if c["status"] != "active" and c["id"] in was_active]
+        types.extend("combatant.down" for _ in down)
         active = now
     return types
 

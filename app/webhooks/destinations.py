@@ -65,8 +65,8 @@ def _kind(address: IPAddress) -> str | None:
         ("unspecified", address.is_unspecified),
         ("shared (100.64.0.0/10)", address in SHARED),
         ("documentation", any(address in net for net in DOCUMENTATION if net.version == address.version)),
-        ("private", address.is_private),
         ("reserved", address.is_reserved),
+        ("private", address.is_private),
     )
     for name, applies in checks:
         if applies:
@@ -78,7 +78,7 @@ def refusal(text: str, allowed: Sequence[Network]) -> str | None:
     """Why this address may not be reached, or None when it may."""
     address = ipaddress.ip_address(text.split("%", 1)[0])
     embedded = _embedded_ipv4(address)
-    candidates = [address] if embedded is None else [address, embedded]
+    candidates = [address] if embedded is None else [embedded]  # an IPv4 in IPv6 form is judged as that IPv4
     if any(candidate in net for candidate in candidates for net in allowed if net.version == candidate.version):
         return None
     for candidate in candidates:

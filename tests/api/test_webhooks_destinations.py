@@ -11,7 +11,7 @@ import pytest
 
 from app.webhooks.destinations import networks, refusal
 from tests.api.helpers import assert_problem
-from tests.api.test_webhooks import hooked, hook_settings, subscribe  # noqa: F401 (fixtures)
+from tests.api.test_webhooks import hook_settings, hooked, subscribe  # noqa: F401 (fixtures)
 from tests.api.webhook_support import NoConnections, Receiver, serving, stub_resolver, wait_for
 
 REFUSED = [

@@ -88,6 +88,9 @@ class Settings(BaseSettings):
         "http:// is allowed only inside them.",
     )
     discord_api_base: str = Field(default="https://discord.com/api", description="Where Discord webhook URLs point.")
+    webhook_deliveries: bool = Field(
+        default=True, description="This worker delivers webhooks (false: it only records them, others deliver)."
+    )
     webhook_timeout_seconds: float = 10.0  # a 2xx within this is delivered
     webhook_retry_hours: float = 24.0  # then given up
     webhook_retry_delays: list[float] = Field(

@@ -28,6 +28,7 @@ class Webhooks:
 def install_webhooks(app: FastAPI, settings: Settings, dispatcher: Dispatcher, registry: CollectorRegistry) -> Webhooks:
     changefeed.record_with(OUTBOX)
     deliveries = Deliveries(settings, dispatcher, WebhookMetrics(registry))
-    deliveries.register()
+    if settings.webhook_deliveries:
+        deliveries.register()
     app.state.webhooks = deliveries
     return Webhooks(settings, deliveries)

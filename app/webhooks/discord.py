@@ -1,6 +1,7 @@
-"""The Discord form: one message per resolved round (its chronicle, its downs and its turn's end inside it),
-edited when the round is undone; other events are short messages. Discord's limits are kept (content up to
-2,000 characters, an embed's title up to 256 and its description up to 4,096), and so are its rate limits:
+"""The Discord form: one message per resolved round (the chronicle's Discord form of it, which tells its downs
+and its turn's end), edited when the round is undone; other events are short messages. Discord's limits are
+kept (the chronicle keeps them for a round; a short message's content stays under 2,000 characters), and so
+are its rate limits:
 a 429's `retry_after`, and an empty bucket (`X-RateLimit-Remaining: 0`) until `X-RateLimit-Reset-After`.
 """
 
@@ -12,10 +13,11 @@ from typing import Any
 
 import httpx
 
+from app.chronicle import discord_messages
 from app.webhooks import words
-from app.webhooks.render import People, screened_data
+from app.webhooks.render import People, round_story, screened_data
 
-TITLE_LIMIT, DESCRIPTION_LIMIT, CONTENT_LIMIT = 256, 4096, 2000
+CONTENT_LIMIT = 2000
 WEBHOOK_PATH = re.compile(r"^/webhooks/(\d{1,25})/([A-Za-z0-9_\-]{1,200})/?$")
 
 
@@ -41,17 +43,9 @@ def message(kind: str, data: dict[str, Any], scope: str, lang: str, people: Peop
     screened = screened_data(kind, data, scope, people)
     if screened is None:
         return None
-    if kind == "round.resolved":
-        document = screened["document"]
-        lines = words.chronicle_lines(document, lang, people)
-        lines.extend(words.down_line(down, lang, people) for down in screened.get("downs", []))
-        if document.get("ends_turn"):
-            lines.append(
-                words.text(lang, "turn_ended", bleeding=words.bleeding_summary(document["bleeding"], lang, people))
-            )
-        title = words.text(lang, "round", round=screened["round"], turn=document.get("turn"))
-        embed = {"title": _clip(title, TITLE_LIMIT), "description": _clip("\n".join(lines) or "—", DESCRIPTION_LIMIT)}
-        return {"embeds": [embed], "allowed_mentions": {"parse": []}}
+    if kind == "round.resolved":  # the chronicle's Discord form: its lines tell the downs and the turn's end
+        first, *_more = discord_messages([round_story(data, scope, lang, people)])
+        return {**first, "allowed_mentions": {"parse": []}}
     short = {
         "round.undone": lambda: words.text(lang, "undone", round=screened["round"]),
         "encounter.finished": lambda: words.text(lang, "finished"),

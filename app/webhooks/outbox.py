@@ -48,7 +48,7 @@ SUBSCRIBERS = (
     .where(ENCOUNTERS.c.id == bindparam("encounter_id"))
     .order_by(SUBSCRIPTIONS.c.created_at, SUBSCRIPTIONS.c.id)
 )
-ROUND_STATES = select(ROUNDS.c.document, ROUNDS.c.state_before).where(
+ROUND_STATES = select(ROUNDS.c.document, ROUNDS.c.request, ROUNDS.c.state_before).where(
     ROUNDS.c.encounter_id == bindparam("encounter_id"), ROUNDS.c.number == bindparam("number")
 )
 _CONTROLLED = exists(
@@ -102,12 +102,16 @@ def _downs(document: dict[str, Any], before: dict[str, Any]) -> list[dict[str, A
 
 
 def round_events(
-    encounter_id: str, number: int, document: dict[str, Any], before: dict[str, Any]
+    encounter_id: str, number: int, document: dict[str, Any], request: dict[str, Any], before: dict[str, Any]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """round.resolved (carrying its downs for Discord's one message), turn.ended, combatant.down."""
+    """round.resolved (carrying what its chronicle is told from, and its downs for Discord's one message),
+    turn.ended, combatant.down. The stored round may be undone before its event goes: it travels with it."""
     base = {"encounter": encounter_id, "round": number}
     downs = _downs(document, before)
-    events: list[tuple[str, dict[str, Any]]] = [("round.resolved", {**base, "document": document, "downs": downs})]
+    source = {"request": request, "state_before": before}
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("round.resolved", {**base, "document": document, "downs": downs, "source": source})
+    ]
     if document.get("ends_turn"):
         events.append(("turn.ended", {**base, "bleeding": document.get("bleeding", [])}))
     events.extend(("combatant.down", {**base, **down}) for down in downs)
@@ -173,7 +177,9 @@ class Outbox:
             ).one()
             return [
                 (kind, change.round, data)
-                for kind, data in round_events(change.encounter_id, change.round, states.document, states.state_before)
+                for kind, data in round_events(
+                    change.encounter_id, change.round, states.document, states.request, states.state_before
+                )
             ]
         if change.kind == "undo":
             return [("round.undone", change.round, {**encounter, "round": change.round})]

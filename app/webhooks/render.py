@@ -13,10 +13,10 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
+from app.chronicle import Person, RoundStory, StoredRound, render_round
 from app.encounters import screen
 from app.encounters.tables import COMBATANTS
 from app.platform.db import Database
-from app.webhooks import words
 
 PEOPLE = select(COMBATANTS.c.id, COMBATANTS.c.name, COMBATANTS.c.hidden).where(
     COMBATANTS.c.encounter_id == bindparam("encounter_id")
@@ -54,7 +54,7 @@ def screened_data(kind: str, data: dict[str, Any], scope: str, people: People) -
             for d in data.get("downs", [])
             if d["combatant"] not in hidden
         ]
-        return {**data, "document": screen.round_document(data["document"], hidden), "downs": downs}
+        return {**data, "document": screen.round_document(data["document"], hidden), "downs": downs, "source": None}
     if kind == "turn.ended":
         return {**data, "bleeding": [b for b in data["bleeding"] if b["combatant"] not in hidden]}
     if kind == "combatant.down":
@@ -65,9 +65,21 @@ def screened_data(kind: str, data: dict[str, Any], scope: str, people: People) -
     return data
 
 
+def round_story(data: dict[str, Any], scope: str, lang: str, people: People) -> RoundStory:
+    """The round told by the chronicle (app/chronicle), screened for the scope as a viewer's read is."""
+    source = data.get("source") or {}
+    stored = StoredRound.from_stored(
+        document=data["document"], request=source.get("request") or {}, state_before=source.get("state_before") or {}
+    )
+    if scope == "table":
+        stored = stored.screened(people.hidden)
+    cast = {combatant: Person(name) for combatant, name in people.names.items()}
+    return render_round(stored, cast, "pl" if lang == "pl" else "en")
+
+
 def standard_data(kind: str, data: dict[str, Any], scope: str, lang: str, people: People) -> dict[str, Any] | None:
     screened = screened_data(kind, data, scope, people)
     if screened is not None and kind == "round.resolved":
-        screened.pop("downs")  # Discord's message tells them; a standard receiver gets combatant.down
-        screened["chronicle"] = words.chronicle_lines(screened["document"], lang, people)
+        del screened["downs"], screened["source"]  # a standard receiver gets combatant.down events instead
+        screened["chronicle"] = [line.text for line in round_story(data, scope, lang, people).lines]
     return screened

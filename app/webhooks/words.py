@@ -1,8 +1,5 @@
-"""The words of webhook messages in Polish and English: a round's chronicle lines and Discord messages.
-
-The round's lines come from the chronicle when it is there (app/chronicle); until then each action of the
-document is told with its own numbers in one plain line.
-"""
+"""The words of the short webhook messages (Discord) in Polish and English; a round itself is told by the
+chronicle (app/chronicle)."""
 
 from __future__ import annotations
 
@@ -13,7 +10,6 @@ if TYPE_CHECKING:
 
 TEXTS = {
     "pl": {
-        "round": "Runda {round} (tura {turn})",
         "undone": "Runda {round} została cofnięta.",
         "undone_title": "~~Runda {round}~~ (cofnięta)",
         "turn_ended": "Koniec tury. Krwawienie: {bleeding}.",
@@ -26,12 +22,10 @@ TEXTS = {
         "ping": "Ping: ta subskrypcja działa.",
         "unconscious": "nieprzytomny",
         "dead": "martwy",
-        "action": "{actor} → {target}: {result}",
         "lost": "{name} traci {lost} krwi (zostaje {blood})",
         "none": "brak",
     },
     "en": {
-        "round": "Round {round} (turn {turn})",
         "undone": "Round {round} was undone.",
         "undone_title": "~~Round {round}~~ (undone)",
         "turn_ended": "The turn ends. Bleeding: {bleeding}.",
@@ -44,7 +38,6 @@ TEXTS = {
         "ping": "Ping: this subscription works.",
         "unconscious": "unconscious",
         "dead": "dead",
-        "action": "{actor} → {target}: {result}",
         "lost": "{name} loses {lost} blood ({blood} left)",
         "none": "none",
     },
@@ -53,27 +46,6 @@ TEXTS = {
 
 def text(lang: str, key: str, **values: Any) -> str:
     return TEXTS.get(lang, TEXTS["en"])[key].format(**values)
-
-
-def _action_line(action: dict[str, Any], lang: str, people: People) -> str:
-    numbers = [
-        f"{key} {action[key]}"
-        for key in ("score", "roll", "target_number", "blow", "effective")
-        if action.get(key) is not None
-    ]
-    result = ", ".join([str(action.get("result")), *([action["wound"]] if action.get("wound") else []), *numbers])
-    target = people.name(action.get("target")) or "—"
-    return text(lang, "action", actor=people.name(action.get("actor")), target=target, result=result)
-
-
-def chronicle_lines(document: dict[str, Any], lang: str, people: People) -> list[str]:
-    """The round told line by line (the document already screened for the scope)."""
-    lines = [_action_line(action, lang, people) for action in document.get("actions", [])]
-    lines.extend(
-        text(lang, "lost", name=people.name(b["combatant"]), lost=b["lost"], blood=b["blood"])
-        for b in document.get("bleeding", [])
-    )
-    return lines
 
 
 def down_line(data: dict[str, Any], lang: str, people: People) -> str:

@@ -104,7 +104,11 @@ def test_every_event_of_a_fight_arrives_in_order_signed(hooked, receiver):
     assert bodies[-3]["data"] == {"encounter": url.rsplit("/", 1)[1], "round": 3}  # the retraction
     ids_sent = [r.headers["webhook-id"] for r in receiver.received]
     assert len(set(ids_sent)) == len(ids_sent)  # one per event
-    log = hooked.get(f"/v1/webhooks/{hook['id']}/deliveries", params={"limit": 100}).json()
+    path = f"/v1/webhooks/{hook['id']}/deliveries"
+    log = wait_for(
+        lambda: (page := hooked.get(path, params={"limit": 100}).json())["items"][0]["status"] == "delivered" and page,
+        "the last delivery settled",
+    )
     assert log["total"] == len(expected)
     assert [d["id"] for d in reversed(log["items"])] == ids_sent  # newest first
     assert all(d["status"] == "delivered" and d["attempts"] == 1 for d in log["items"])

@@ -20,7 +20,11 @@ from app.encounters.routes.encounters import router as encounters_router
 from app.encounters.routes.rounds import router as rounds_router
 from app.events.hub import EventHub
 from app.events.router import router as events_router
-from app.idempotency.dependency import install_replay_handler
+from app.http.docs import install_docs
+from app.http.idempotency import install_replay_handler
+from app.http.openapi import install_openapi, operation_id
+from app.http.problems.handlers import install_problem_handlers
+from app.http.problems.pages import router as problem_pages_router
 from app.idempotency.purge import purge_idempotency_keys_forever
 from app.observability import AccessLog, Edge, cors_options, install_observability, mark_worker_dead
 from app.odds.router import router as odds_router
@@ -31,10 +35,6 @@ from app.platform.errors import ServiceUnavailable
 from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
 from app.table.router import install_table
-from app.web.docs import install_docs
-from app.web.openapi import install_openapi, operation_id
-from app.web.problems.handlers import install_problem_handlers
-from app.web.problems.pages import router as problem_pages_router
 from app.webhooks.api import router as webhooks_router
 from app.webhooks.install import install_webhooks
 

@@ -23,10 +23,10 @@ from fastapi.security import HTTPBearer
 from app.access import service as campaigns
 from app.access.service import Principal
 from app.deps import CredentialCacheDep, credentials_of, database_of, limiter_of, settings_of
-from app.idempotency.dependency import idempotency_dependency
+from app.http.idempotency import idempotency_dependency
+from app.http.params import client_address
 from app.idempotency.keys import Claim
 from app.platform.errors import NotFound, ServiceError
-from app.web.params import client_address
 
 BEARER_DESCRIPTION = "A campaign key, or a viewer or player token of one encounter."
 MINUTE, HOUR = 60, 3600

@@ -15,11 +15,11 @@ from app.access.schemas import (
     KeyCreate,
 )
 from app.deps import CredentialCacheDep, SessionDep
-from app.web.etags import etag, not_modified, still_current
-from app.web.params import NOT_MODIFIED, IfNoneMatch
-from app.web.responses import Reply
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfNoneMatch
+from app.http.responses import Reply
 
-ETAG = {"headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}  # app/web/openapi.py declares the header
+ETAG = {"headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}  # app/http/openapi.py declares the header
 
 router = APIRouter(tags=["campaigns"])
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.web.schemas import Id, Input, Name
+from app.vocabulary.types import Id, Input, Name
 
 
 class CampaignCreate(Input):

@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead
 from app.access.tables import CAMPAIGNS, CREDENTIALS
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
-from app.web.responses import Reply
 
 SECRET_PREFIX = {"owner": "dzc_key_", "viewer": "dzc_view_", "player": "dzc_play_"}
 

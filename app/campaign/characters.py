@@ -13,9 +13,9 @@ from app.campaign.errors import CharacterBusy
 from app.campaign.schemas import CharacterCreate, CharacterRead, StatBlockUpdate
 from app.campaign.stat_blocks import Kind, Resource
 from app.campaign.tables import CHARACTERS
+from app.http.responses import Reply
 from app.idempotency.keys import Claim
 from app.platform.db import Database
-from app.web.responses import Reply
 
 
 def read(row: Mapping[str, Any]) -> CharacterRead:

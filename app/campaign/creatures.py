@@ -12,9 +12,9 @@ from app.campaign import stat_blocks
 from app.campaign.schemas import CreatureCreate, CreatureRead, StatBlockUpdate
 from app.campaign.stat_blocks import Kind, Resource
 from app.campaign.tables import CREATURES
+from app.http.responses import Reply
 from app.idempotency.keys import Claim
 from app.platform.db import Database
-from app.web.responses import Reply
 
 
 def read(row: Mapping[str, Any]) -> CreatureRead:

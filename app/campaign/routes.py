@@ -18,14 +18,14 @@ from app.campaign.schemas import (
     StatBlockUpdate,
 )
 from app.deps import DatabaseDep, SessionDep
-from app.web.etags import etag, not_modified, still_current
-from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
-from app.web.responses import Reply
-from app.web.schemas import Page
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.http.responses import Reply
+from app.vocabulary.types import Page
 
 router = APIRouter(tags=["campaign"])
 
-# The statuses app/web/openapi.py declares for an encounter's scope, and the ETag its reads send, declared
+# The statuses app/http/openapi.py declares for an encounter's scope, and the ETag its reads send, declared
 # here for the campaign's own resources (their paths have no {encounter_id}).
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 ETAG = {"headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}

@@ -1,51 +1,30 @@
 """Roster, bestiary and house-rule bodies, named by role.
 
-A character's and a creature's stat block is a combatant's (RULES.md section 2) without effects and long
-actions: the same named types as app/encounters/schemas (Weapon, Armor, Wounds, Side, Status) and the same
-bounds (app.resolver.bounds); tests/api/test_characters.py fails when a field's schema drifts from the
-combatant's.
+A character's and a creature's stat block is a combatant's without effects and long actions: both compose
+app/vocabulary/stat_block.py's declarations.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.config import JsonDict
 
-from app.resolver import bounds
-from app.web.resolver_schemas import InlineWeaponRead, WoundRead
-from app.web.schemas import Bool, Input, JSONInt, Name, within
-from app.web.stat_block import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
+from app.vocabulary.ruleset import InlineWeaponRead, WoundRead
+from app.vocabulary.stat_block import RulesOverrides, Side, StatBlockFields, StatBlockPatch, Status, refuse_null
+from app.vocabulary.types import Input, Name
 
 NOTES_LENGTH = 2000
 Notes = Annotated[str, Field(max_length=NOTES_LENGTH, description="The game master's notes (0..2000 characters).")]
 
 
-class StatBlock(Input):
-    """What a character and a creature carry: a combatant's fields but effects and long_action."""
+class StatBlock(StatBlockFields):
+    """What a character and a creature carry: a combatant's stat block, a name and notes."""
 
     name: Name
     notes: Notes = ""
-    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
-    attack: Annotated[JSONInt, within(bounds.ATTACK)]
-    defense: Annotated[JSONInt, within(bounds.DEFENSE)]
-    weapon: Weapon
-    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] = 1
-    weapon_ready: Bool = True
-    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] = 0
-    armor: Armor = 0
-    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] = 0
-    vitality: Annotated[JSONInt, within(bounds.VITALITY)] = 10
-    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = Field(
-        default=None, description="Blood left; defaults to vitality."
-    )
-    status: Status = "active"
-    wounds: Wounds = Field(
-        default=[], description="Each names a wound class of the campaign's rules; penalty and bleed are filled in."
-    )
-    group: Group | None = None
 
 
 CHARACTER_EXAMPLE: JsonDict = {
@@ -81,11 +60,7 @@ class CreatureCreate(StatBlock):
     side: Side | None = Field(default=None, description="null: every copy is its own side in odds, unless given.")
 
 
-NULLABLE = ("side", "blood", "group")
-NOT_NULL = tuple(name for name in StatBlock.model_fields if name not in NULLABLE)
-
-
-class StatBlockUpdate(Input):
+class StatBlockUpdate(StatBlockPatch):
     """Only the fields sent are changed; null only where the field may be null (side, blood, group)."""
 
     model_config = ConfigDict(
@@ -95,28 +70,8 @@ class StatBlockUpdate(Input):
     name: Name | None = None
     side: Side | None = None
     notes: Notes | None = None
-    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
-    attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
-    defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
-    weapon: Weapon | None = None
-    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] | None = None
-    weapon_ready: Bool | None = None
-    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] | None = None
-    armor: Armor | None = None
-    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] | None = None
-    vitality: Annotated[JSONInt, within(bounds.VITALITY)] | None = None
-    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
-    status: Status | None = None
-    wounds: Wounds | None = None
-    group: Group | None = None
 
-    @field_validator(*NOT_NULL)
-    @classmethod
-    def _not_null(cls, value: Any) -> Any:
-        """Sent as null: refused (only side, blood and group may be null; leave a field out to keep it)."""
-        if value is None:
-            raise ValueError("may not be null: leave the field out to keep it")
-        return value
+    _not_null = field_validator("name", "notes")(refuse_null)
 
 
 class CreatureRead(BaseModel):

@@ -18,6 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.campaign import store
 from app.campaign.schemas import StatBlock, StatBlockUpdate
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import Database, utcnow
 from app.platform.transactions import retry_stale_snapshot, write_transaction
@@ -26,9 +28,7 @@ from app.resolver.codec import weapon_to_json, wound_to_json
 from app.resolver.errors import Issues
 from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
-from app.web.etags import etag
-from app.web.responses import Reply
-from app.web.stat_block import InlineWeapon
+from app.vocabulary.stat_block import InlineWeapon
 
 Resource = store.Resource
 R = TypeVar("R", bound=BaseModel)

@@ -16,10 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.tables import CAMPAIGNS
 from app.campaign.tables import CHARACTERS, CREATURES
+from app.http.etags import check_if_match
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
 from app.platform.transactions import StaleSnapshot, first_read_version, is_sqlite_busy
-from app.web.etags import check_if_match
 
 Resource = dict[str, Any]  # one character's or creature's columns by name, armor folded
 NOUNS = {"characters": "character", "creatures": "creature"}

@@ -8,8 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access import service as access
 from app.campaign import links
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
-from app.web.responses import Reply
 
 
 async def create(

@@ -21,6 +21,8 @@ from app.encounters.schemas.encounter import (
     CombatantUpdate,
     CreatureJoin,
 )
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
@@ -30,8 +32,6 @@ from app.resolver import Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
 from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
-from app.web.etags import etag
-from app.web.responses import Reply
 
 CombatantJoinBody = CombatantCreate | CharacterJoin | CreatureJoin
 

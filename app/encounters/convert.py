@@ -42,8 +42,8 @@ from app.resolver.codec import (
     wound_from_json,
     wound_to_json,
 )
-from app.web.resolver_schemas import RulesetRead
-from app.web.stat_block import InlineWeapon
+from app.vocabulary.ruleset import RulesetRead
+from app.vocabulary.stat_block import InlineWeapon
 
 CombatantRow = Mapping[str, Any]  # one combatant's columns, by name
 

@@ -18,12 +18,12 @@ from app.encounters.combatants import checked_values, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.ids import new_id
 from app.encounters.schemas.encounter import CombatantFields
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.transactions import write_transaction
 from app.resolver import build_ruleset
-from app.web.etags import etag
-from app.web.responses import Reply
 
 
 async def _linked_again(session: AsyncSession, encounter: EncounterRecord, row: dict[str, Any]) -> dict[str, Any]:

@@ -25,13 +25,13 @@ from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.declaration import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.schemas.round import DeclarationIn, RoundCreate
+from app.http.problems.handlers import pointer
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import NotFound, ServiceError
 from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import ResolverError, RoundInput, build_ruleset
 from app.resolver.validate import validate_round
-from app.web.problems.handlers import pointer
 
 ROUND_PREFIX = "/declarations/0"  # where the resolver's issues about the one declaration checked point
 

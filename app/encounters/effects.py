@@ -16,6 +16,8 @@ from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id
 from app.encounters.schemas.encounter import EffectCreate, EffectRead
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
@@ -23,8 +25,6 @@ from app.platform.errors import NotFound, Unprocessable
 from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import bounds, build_ruleset
 from app.resolver.errors import Issues
-from app.web.etags import etag
-from app.web.responses import Reply
 
 
 def until_round(encounter: EncounterRecord, data: EffectCreate) -> int | None:

@@ -20,6 +20,8 @@ from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_id
 from app.encounters.schemas.encounter import EncounterCreate, EncounterSummary, EncounterUpdate
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
@@ -30,8 +32,6 @@ from app.resolver.codec import weapon_from_json
 from app.resolver.errors import Issues
 from app.resolver.ruleset import MERGED_BY_ENTRY
 from app.resolver.validate import check_armor, weapon_profile
-from app.web.etags import etag
-from app.web.responses import Reply
 
 
 def overlay(house_rules: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:

@@ -15,13 +15,13 @@ from app.campaign import links
 from app.encounters import convert, store
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import utcnow
 from app.platform.errors import Conflict
 from app.platform.transactions import retry_stale_snapshot, write_transaction
-from app.web.etags import etag
-from app.web.responses import Reply
 
 
 class EncounterNotFinished(Conflict):

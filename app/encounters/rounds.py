@@ -12,6 +12,8 @@ from app.encounters import convert, screen, store
 from app.encounters.declarations import take_staged
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
+from app.http.etags import etag
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change
 from app.platform.db import Database
@@ -20,8 +22,6 @@ from app.platform.transactions import retry_stale_snapshot, write_transaction
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, model, new_seed, resolve_round
 from app.resolver.codec import result_to_json
 from app.resolver.dice import DiceSource
-from app.web.etags import etag
-from app.web.responses import Reply
 
 
 def _resolve(

@@ -20,11 +20,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.encounters import convert
 from app.encounters.convert import EncounterRecord
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
+from app.http.etags import check_if_match
 from app.platform.changefeed import Change, write_and_announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import NotFound
 from app.platform.transactions import StaleSnapshot, changed_meanwhile, first_read_version, is_sqlite_busy
-from app.web.etags import check_if_match
 
 # The encounter's columns (labelled encounter__<name>) on each of its combatants' rows, in one
 # statement: a consistent snapshot without a transaction, in one round trip.

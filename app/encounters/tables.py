@@ -3,9 +3,10 @@ round and the round history. Every statement on them is in app/encounters/store.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, CheckConstraint, Column, ForeignKey, Integer, String, Table, UniqueConstraint
+from sqlalchemy import Boolean, Column, ForeignKey, Integer, String, Table, UniqueConstraint
 
 from app.platform.db import JSONDocument, UTCDateTime, metadata, utcnow
+from app.vocabulary.columns import armor_points_or_name, group_column, stat_block_columns
 
 ENCOUNTERS = Table(
     "encounters",
@@ -32,32 +33,17 @@ COMBATANTS = Table(
     Column("position", Integer, nullable=False),
     Column("name", String(100)),
     Column("side", String(64)),  # None: its own side
-    Column("initiative", Integer, nullable=False),
-    Column("attack", Integer, nullable=False),
-    Column("defense", Integer, nullable=False),
-    Column("weapon", JSONDocument, nullable=False),  # an armory key (string) or an inline profile
-    Column("attacks_per_round", Integer, nullable=False, default=1),
-    Column("weapon_ready", Boolean, nullable=False, default=True),
-    Column("damage_bonus", Integer, nullable=False, default=0),
-    # Armor as the client gave it (RULES.md section 2): points, or the name of a row of the ruleset's armor
-    # table, looked up when a round is resolved. One of the two; app/encounters/convert.py folds them into `armor`.
-    Column("armor", Integer),
-    Column("armor_name", String(100)),
-    Column("toughness", Integer, nullable=False, default=0),
-    Column("vitality", Integer, nullable=False, default=10),
-    Column("blood", Integer, nullable=False),
-    Column("status", String(16), nullable=False, default="active"),
-    Column("wounds", JSONDocument, nullable=False, default=list),
+    *stat_block_columns(),
     Column("effects", JSONDocument, nullable=False, default=list),  # RULES.md section 12
     Column("long_action", JSONDocument, default=None),  # section 13
-    Column("group", String(64)),  # section 14: members share their first action's delay die
+    group_column(),
     Column("hidden", Boolean, nullable=False, default=False, server_default="0"),  # CONTRACT.md, hidden combatants
     # Where it came from: a linked character of the roster (its wounds go back at the end), or a creature
     # of the bestiary (a copy). No foreign key: a deleted character or creature leaves the history alone.
     Column("character_id", String(36), index=True),
     Column("creature_id", String(36)),
     UniqueConstraint("encounter_id", "position"),
-    CheckConstraint("(armor IS NULL) <> (armor_name IS NULL)", name="armor_points_or_name"),
+    armor_points_or_name(),
 )
 
 # A combatant's declaration for the next round, staged ahead of it. One per combatant: a second PUT

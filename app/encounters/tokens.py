@@ -9,9 +9,9 @@ from app.access import service as access
 from app.access.schemas import CredentialRead, TokenCreate
 from app.access.service import Principal
 from app.encounters import store
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.errors import Conflict, Unprocessable
-from app.web.responses import Reply
 
 
 async def create(

@@ -7,7 +7,7 @@ from typing import Any
 
 from sse_starlette import ServerSentEvent
 
-from app.web.responses import render_json
+from app.http.responses import render_json
 
 
 def message(kind: str, version: int, data: Any) -> bytes:

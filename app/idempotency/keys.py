@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -28,7 +28,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.idempotency.tables import IDEMPOTENCY_KEYS
 from app.platform.db import Database, utcnow
 from app.platform.errors import ServiceError
-from app.web.responses import Reply
 
 KEYS = IDEMPOTENCY_KEYS.c
 MAX_KEY_LENGTH = 255
@@ -49,12 +48,21 @@ class KeyInUse(ServiceError):
 
 
 @dataclass(frozen=True)
+class StoredReply:
+    """A whole answer as kept with its key: status, headers and body, replayed byte for byte."""
+
+    status_code: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Claim:
     scope: str
     key: str
     lease: str
 
-    async def complete(self, session: AsyncSession, reply: Reply) -> None:
+    async def complete(self, session: AsyncSession, reply: StoredReply) -> None:
         """Record the response; call inside the transaction that does the work."""
         await session.execute(
             update(IDEMPOTENCY_KEYS)
@@ -64,7 +72,7 @@ class Claim:
         )
 
 
-async def record(session: AsyncSession, claim: Claim | None, reply: Reply) -> None:
+async def record(session: AsyncSession, claim: Claim | None, reply: StoredReply) -> None:
     """Keep the reply with the request's key, in the caller's transaction (no key: nothing to keep)."""
     if claim is not None:
         await claim.complete(session, reply)
@@ -100,7 +108,7 @@ async def _insert_if_absent(database: Database, row: dict[str, Any]) -> bool:
 
 async def claim(
     database: Database, *, scope: str, key: str, request_fingerprint: str, lease_seconds: float
-) -> Claim | Reply:
+) -> Claim | StoredReply:
     """Claim the key for this request, or return the response to replay. Each statement commits alone:
     the INSERT and the takeover are compare-and-sets by themselves, and the read in between decides
     nothing they do not check again."""
@@ -117,7 +125,7 @@ async def claim(
     if found.fingerprint != request_fingerprint:
         raise KeyReused("Send a new Idempotency-Key for a different request.")
     if found.state == "completed":
-        return Reply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
+        return StoredReply(found.status_code or 200, found.body or b"", dict(found.headers or {}))
     if _aware(found.locked_at) > now - timedelta(seconds=lease_seconds):
         raise KeyInUse("The first request with this key has not finished; retry in a moment.")
     taken = await database.rows(

@@ -25,11 +25,11 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.http.problems.handlers import problem
 from app.observability.logs import AccessLog
 from app.observability.metrics import HttpMetrics
 from app.observability.request_id import REQUEST_ID_HEADER, is_acceptable_request_id
 from app.platform.errors import PayloadTooLarge
-from app.web.problems.handlers import problem
 
 _REQUEST_ID = REQUEST_ID_HEADER.lower().encode()
 _REPLAYED = b"idempotent-replayed"

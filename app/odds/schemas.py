@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from app.encounters.schemas.round import CombatantInRequest, Seed
 from app.resolver import bounds
-from app.web.schemas import Input, JSONInt, within
-from app.web.stat_block import RulesOverrides
+from app.vocabulary.stat_block import RulesOverrides
+from app.vocabulary.types import Input, JSONInt, within
 
 FIGHTS = (1, 10_000)
 MAX_ROUNDS = (1, 200)

@@ -1,6 +1,6 @@
 """The service's refusals: each error class fixes its HTTP status, its stable problem `type` and title.
 
-At the bottom of the layers so that persistence, access and the domains can all raise them; app/web/problems
+At the bottom of the layers so that persistence, access and the domains can all raise them; app/http/problems
 renders them as problem+json.
 """
 

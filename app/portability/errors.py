@@ -1,4 +1,4 @@
-"""The import's own refusals (catalogued in app/web/problems/catalogue.py)."""
+"""The import's own refusals (catalogued in app/http/problems/catalogue.py)."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from app.access.service import issue
 from app.access.tables import CAMPAIGNS
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.errors import Unprocessable
@@ -28,7 +29,6 @@ from app.platform.transactions import write_transaction
 from app.portability import replay, store
 from app.portability.errors import IdTaken
 from app.portability.schemas import CampaignDocument
-from app.web.responses import Reply
 
 Progress = Callable[[int], None]  # called with the number of rows just written
 

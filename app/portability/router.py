@@ -27,7 +27,7 @@ IMPORT_PROBLEMS: dict[int | str, dict[str, Any]] = {
 
 
 # The export's answer is the import's body: its schema is declared once, on the import's request (so that
-# request-side defaults stay optional for generated clients, app/web/openapi.py's defaults_in_words).
+# request-side defaults stay optional for generated clients, app/http/openapi.py's defaults_in_words).
 EXPORTED: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The campaign document: exactly what POST /v1/campaigns/import takes as its body "
@@ -52,7 +52,7 @@ async def export_campaign(database: DatabaseDep, principal: OwnerDep) -> Respons
     responses=IMPORT_PROBLEMS,
     dependencies=[Depends(limit_campaign_creation)],
     # Open to all, as POST /v1/campaigns (a key, if sent, must be valid): FastAPI appends this to the
-    # bearer requirement, making it optional (app/web/openapi.py's CREDENTIALS_OPTIONAL does the same).
+    # bearer requirement, making it optional (app/http/openapi.py's CREDENTIALS_OPTIONAL does the same).
     openapi_extra={"security": [{}]},
 )
 async def import_campaign(

@@ -16,7 +16,7 @@ from app.campaign.schemas import NOTES_LENGTH, StatBlock
 from app.encounters.schemas.encounter import CombatantFields, EffectIn
 from app.encounters.schemas.round import DeclarationIn, Dice, RoundCreate
 from app.resolver import bounds
-from app.web.schemas import Id, Input, JSONInt, Name, within
+from app.vocabulary.types import Id, Input, JSONInt, Name, within
 
 FORMAT = "dziedzictwo-cieni.campaign"
 FORMAT_VERSION = 1

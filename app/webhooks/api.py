@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, Request, Response, status
 
 from app.access.auth import IdempotencyDep, OwnerDep
 from app.deps import SessionDep, SettingsDep
-from app.web.etags import etag
-from app.web.params import IfMatch, Limit, Offset
-from app.web.responses import Reply
-from app.web.schemas import Page
+from app.http.etags import etag
+from app.http.params import IfMatch, Limit, Offset
+from app.http.responses import Reply
+from app.vocabulary.types import Page
 from app.webhooks import subscriptions
 from app.webhooks.delivery import Deliveries
 from app.webhooks.schemas import DeliveryRead, WebhookCreate, WebhookCreated, WebhookRead, WebhookUpdate

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.web.schemas import Bool, Id, Input
+from app.vocabulary.types import Bool, Id, Input
 
 EventType = Literal[
     "round.resolved",

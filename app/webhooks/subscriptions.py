@@ -18,11 +18,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.encounters.tables import ENCOUNTERS
+from app.http.responses import Reply
 from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.dispatcher import wake_at_commit
 from app.platform.errors import NotFound, PreconditionFailed, Unprocessable
-from app.web.responses import Reply
 from app.webhooks import discord
 from app.webhooks.destinations import DestinationRefused, Network, Resolver, check_shape, check_url
 from app.webhooks.outbox import EVENT_TYPES, JOB, OUTBOX, database_key, new_event_id

@@ -52,3 +52,25 @@ def test_what_a_round_changes_is_the_resolver_state():
 def test_the_encounter_record_has_every_column():
     assert set(ENCOUNTER_COLUMNS) == set(ENCOUNTERS.c.keys())
     assert {f.name for f in fields(EncounterRecord)} == set(ENCOUNTERS.c.keys()) | {"combatants"}
+
+
+def test_the_stat_block_patch_is_its_fields_each_optional():
+    """StatBlockPatch is written out for the type checker's sake; it must stay StatBlockFields made optional."""
+    from app.vocabulary.columns import stat_block_columns
+    from app.vocabulary.stat_block import StatBlockFields, StatBlockPatch
+
+    def without_null(schema):
+        kept = {k: v for k, v in schema.items() if k not in ("default", "description", "title")}
+        if "anyOf" not in kept:
+            return kept
+        options = [without_null(option) for option in kept.pop("anyOf") if option != {"type": "null"}]
+        return {**kept, **options[0]} if len(options) == 1 else {**kept, "anyOf": options}
+
+    given = StatBlockFields.model_json_schema()["properties"]
+    patched = StatBlockPatch.model_json_schema()["properties"]
+    assert list(patched) == list(given)
+    assert all(field.default is None for field in StatBlockPatch.model_fields.values())
+    for name in given:
+        assert without_null(patched[name]) == without_null(given[name]), name
+    columns = {column.name for column in stat_block_columns()} - SPLIT_COLUMNS
+    assert columns | {"group"} == set(StatBlockFields.model_fields)

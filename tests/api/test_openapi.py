@@ -10,10 +10,10 @@ import pytest
 from openapi_spec_validator import validate
 
 from app.config import Settings
+from app.http.openapi import NO_LOCATION, standard_bounds
 from app.main import create_app
 from app.resolver import DEFAULT_RULESET
-from app.web.openapi import NO_LOCATION, standard_bounds
-from app.web.resolver_schemas import RulesetRead
+from app.vocabulary.ruleset import RulesetRead
 from tests.api.helpers import attack, fighter
 
 METHODS = {"get", "post", "put", "patch", "delete"}
@@ -216,7 +216,7 @@ def test_metrics_declares_its_optional_token(document):
 
 def test_request_defaults_are_optional_and_said_in_words(document):
     """openapi-typescript makes a component property with `default` required: request schemas carry none."""
-    from app.web.openapi import request_side_schemas  # noqa: PLC0415
+    from app.http.openapi import request_side_schemas  # noqa: PLC0415
 
     requests, responses = request_side_schemas(document)
     assert requests and not requests & responses, requests & responses  # else a shared schema would lose defaults

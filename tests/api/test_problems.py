@@ -172,9 +172,9 @@ def test_pointers_name_fields_not_union_tags(client):
 def test_every_error_class_has_a_catalogued_type():
     """A new error class without an entry in the catalogue fails here, so every type a client meets is explained."""
     import app.main  # noqa: F401 (every router and its error classes loaded)
+    from app.http.problems.catalogue import CATALOGUE
     from app.platform.errors import ServiceError
     from app.resolver import ResolverError
-    from app.web.problems.catalogue import CATALOGUE
 
     def subclasses(cls):
         for sub in cls.__subclasses__():

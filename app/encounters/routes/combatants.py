@@ -16,9 +16,9 @@ from app.encounters.schemas.encounter import (
     EffectCreate,
     EffectRead,
 )
-from app.web.etags import etag
-from app.web.params import IfMatch
-from app.web.responses import Reply
+from app.http.etags import etag
+from app.http.params import IfMatch
+from app.http.responses import Reply
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change on their own combatant

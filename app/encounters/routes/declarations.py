@@ -8,7 +8,7 @@ from app.access.auth import CombatantEditorDep, ReaderDep
 from app.deps import DatabaseDep, SessionDep
 from app.encounters import declarations
 from app.encounters.schemas.declaration import DeclarationsRead, DeclarationStage, StagedDeclarationRead
-from app.web.responses import Reply
+from app.http.responses import Reply
 
 router = APIRouter(prefix="/v1/encounters/{encounter_id}/declarations", tags=["declarations"])
 

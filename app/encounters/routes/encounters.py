@@ -17,10 +17,10 @@ from app.encounters.schemas.encounter import (
     EncounterSummary,
     EncounterUpdate,
 )
-from app.web.etags import etag, not_modified, still_current
-from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
-from app.web.responses import Reply
-from app.web.schemas import Page
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.http.responses import Reply
+from app.vocabulary.types import Page
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 

@@ -10,12 +10,12 @@ from app.access.auth import EncounterOwnerDep, IdempotencyDep, ReaderDep, limit_
 from app.deps import DatabaseDep, SessionDep, database_of
 from app.encounters import rounds
 from app.encounters.schemas.round import ResolveRequest, RoundCreate, RoundRead
+from app.http.etags import etag, not_modified, still_current
+from app.http.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.http.responses import Reply
 from app.resolver import DEFAULT_RULESET, bounds
-from app.web.etags import etag, not_modified, still_current
-from app.web.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
-from app.web.resolver_schemas import RulesetRead
-from app.web.responses import Reply
-from app.web.schemas import Page
+from app.vocabulary.ruleset import RulesetRead
+from app.vocabulary.types import Page
 
 router = APIRouter(tags=["rounds"])  # the hottest routes first: Starlette tries them in order
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]

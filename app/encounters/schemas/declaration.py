@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.config import JsonDict
 
 from app.encounters.schemas.round import DeclarationIn, Dice
-from app.web.schemas import Input
+from app.vocabulary.types import Input
 
 STAGE_EXAMPLE: JsonDict = {
     "stance": "offensive",

@@ -1,19 +1,19 @@
-"""Encounter and combatant bodies, named by role. Bounds are CONTRACT.md's (app.resolver.bounds)."""
+"""Encounter and combatant bodies, named by role. Bounds are app.resolver.bounds'."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.config import JsonDict
 
 from app.resolver import bounds
-from app.web.resolver_schemas import InlineWeaponRead, RulesetRead, WoundRead
-from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
-from app.web.stat_block import Armor, Group, RulesOverrides, Side, Status, Weapon, Wounds
+from app.vocabulary.ruleset import InlineWeaponRead, RulesetRead, WoundRead
+from app.vocabulary.stat_block import RulesOverrides, Side, StatBlockFields, StatBlockPatch, Status, refuse_null
+from app.vocabulary.types import Bool, Id, Input, JSONInt, Name, within
 
-CREATURE_COPIES = (1, 20)  # CONTRACT.md: copies of a creature in one request
+CREATURE_COPIES = (1, 20)  # copies of a creature in one request
 Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
 
 
@@ -111,27 +111,11 @@ Hidden = Annotated[
 ]
 
 
-class CombatantStats(Input):
-    """RULES.md section 2. Defaults in brackets there are the defaults here."""
+class CombatantStats(StatBlockFields):
+    """A combatant's stat block (docs/rules.md, "Combatants"), its name and side, effects and long action."""
 
     name: Name | None = None
     side: Side | None = None
-    group: Group | None = None
-    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)]
-    attack: Annotated[JSONInt, within(bounds.ATTACK)]
-    defense: Annotated[JSONInt, within(bounds.DEFENSE)]
-    weapon: Weapon
-    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] = 1
-    weapon_ready: Bool = True
-    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] = 0
-    armor: Armor = 0
-    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] = 0
-    vitality: Annotated[JSONInt, within(bounds.VITALITY)] = 10
-    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = Field(
-        default=None, description="Blood left; defaults to vitality."
-    )
-    status: Status = "active"
-    wounds: Wounds = []
     effects: Annotated[list[EffectIn], Field(max_length=bounds.MAX_EFFECTS)] = []
     long_action: LongActionIn | None = None
 
@@ -187,7 +171,7 @@ CombatantJoin = Annotated[
 ]
 
 
-class CombatantUpdate(Input):
+class CombatantUpdate(StatBlockPatch):
     """Change between rounds: only the fields sent are changed."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"weapon": "dagger", "weapon_ready": False}]})
@@ -195,25 +179,13 @@ class CombatantUpdate(Input):
     name: Name | None = None
     side: Side | None = Field(default=None, description="null: the combatant is its own side again.")
     hidden: Hidden | None = None
-    group: Group | None = None
-    initiative: Annotated[JSONInt, within(bounds.INITIATIVE)] | None = None
-    attack: Annotated[JSONInt, within(bounds.ATTACK)] | None = None
-    defense: Annotated[JSONInt, within(bounds.DEFENSE)] | None = None
-    weapon: Weapon | None = None
-    attacks_per_round: Annotated[JSONInt, within(bounds.ATTACKS_PER_ROUND)] | None = None
-    weapon_ready: Bool | None = None
-    damage_bonus: Annotated[JSONInt, within(bounds.DAMAGE_BONUS)] | None = None
-    armor: Armor | None = None
-    toughness: Annotated[JSONInt, within(bounds.TOUGHNESS)] | None = None
-    vitality: Annotated[JSONInt, within(bounds.VITALITY)] | None = None
-    blood: Annotated[JSONInt, within(bounds.BLOOD)] | None = None
-    status: Status | None = None
-    wounds: Wounds | None = None
     long_action: None = Field(
         default=None,
         description="Only null: the game master cancels the long action. Effects change through "
         "POST and DELETE .../effects.",
     )
+
+    _not_null = field_validator("hidden")(refuse_null)
 
 
 class CombatantRead(BaseModel):

@@ -11,9 +11,9 @@ from app.encounters.schemas.encounter import CombatantStats, EffectGivenIn, Effe
 from app.resolver import bounds
 from app.resolver.dice import SEED_BOUNDS
 from app.resolver.model import Result, Status
-from app.web.resolver_schemas import ActionType, WoundRead
-from app.web.schemas import Bool, Id, Input, JSONInt, Name, within
-from app.web.stat_block import RulesOverrides
+from app.vocabulary.ruleset import ActionType, WoundRead
+from app.vocabulary.stat_block import RulesOverrides
+from app.vocabulary.types import Bool, Id, Input, JSONInt, Name, within
 
 # Exactly one of target and targets, as the validator below insists: said in the schema too, so that
 # generated data and validators know a body with both, or with neither (absent or null), is refused.

@@ -10,10 +10,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Response
 from pydantic import BaseModel
 
+from app.http.problems.catalogue import CATALOGUE, ProblemType
+from app.http.problems.handlers import TYPE_PREFIX
+from app.http.responses import Reply
 from app.platform.errors import NotFound
-from app.web.problems.catalogue import CATALOGUE, ProblemType
-from app.web.problems.handlers import TYPE_PREFIX
-from app.web.responses import Reply
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 

@@ -6,11 +6,13 @@ orjson with sorted keys, so a stored round is returned byte for byte as it was f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from starlette.responses import Response
+
+from app.idempotency.keys import StoredReply
 
 JSON_MEDIA_TYPE = "application/json"
 
@@ -20,13 +22,9 @@ def render_json(content: Any) -> bytes:
 
 
 @dataclass(frozen=True)
-class Reply:
+class Reply(StoredReply):
     """A whole HTTP answer, the one way a router answers: built by a service when it is kept with an
     Idempotency-Key (a retry gets exactly this), by the router otherwise."""
-
-    status_code: int
-    body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def json(cls, status_code: int, content: Any, **headers: str) -> Reply:

@@ -9,8 +9,8 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from app.web.problems.catalogue import CATALOGUE
-from app.web.problems.handlers import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
+from app.http.problems.catalogue import CATALOGUE
+from app.http.problems.handlers import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
 
 PROBLEM_SCHEMA = {
     "type": "object",

@@ -14,9 +14,9 @@ from fastapi import FastAPI, Header, Request
 from starlette.responses import Response
 
 from app.deps import database_of, settings_of
+from app.http.responses import Reply
 from app.idempotency import keys
 from app.idempotency.keys import Claim
-from app.web.responses import Reply
 
 REPLAYED_HEADER = "Idempotent-Replayed"
 
@@ -61,8 +61,8 @@ def idempotency_dependency(
             request_fingerprint=keys.fingerprint(request.method, request.url.path, body),
             lease_seconds=settings_of(request).idempotency_lease_seconds,
         )
-        if isinstance(outcome, Reply):
-            raise Replay(outcome)
+        if isinstance(outcome, keys.StoredReply):
+            raise Replay(Reply(outcome.status_code, outcome.body, outcome.headers))
         try:
             yield outcome
         except BaseException:

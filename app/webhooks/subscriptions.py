@@ -23,6 +23,7 @@ from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.dispatcher import wake_at_commit
 from app.platform.errors import NotFound, PreconditionFailed, Unprocessable
+from app.platform.transactions import take_write_lock
 from app.webhooks import discord
 from app.webhooks.destinations import DestinationRefused, Network, Resolver, check_shape, check_url
 from app.webhooks.outbox import EVENT_TYPES, JOB, OUTBOX, database_key, new_event_id
@@ -83,6 +84,7 @@ async def create(
         "created_at": now, "updated_at": now,
     }  # fmt: skip
     async with session.begin():
+        await take_write_lock(session)
         await _require_encounter(session, campaign_id, data.encounter)
         OUTBOX.may_have_subscriptions(database_key(session))  # before the commit: never a change missed
         await session.execute(insert(SUBSCRIPTIONS), row)
@@ -124,6 +126,7 @@ async def update_(
         if name in changes and changes[name] is None:
             raise Unprocessable(f"{name} cannot be null.", pointer=f"/{name}")
     async with session.begin():
+        await take_write_lock(session)
         row = await _get(session, campaign_id, webhook_id)
         _check_version(row, expected_version)
         if "url" in changes:
@@ -145,6 +148,7 @@ async def update_(
 
 async def delete_(*, session: AsyncSession, campaign_id: str, webhook_id: str, expected_version: int | None) -> None:
     async with session.begin():
+        await take_write_lock(session)
         row = await _get(session, campaign_id, webhook_id)
         _check_version(row, expected_version)
         await session.execute(delete(EVENTS).where(E.subscription_id == webhook_id))
@@ -174,6 +178,7 @@ async def deliveries(
 async def redeliver(*, session: AsyncSession, campaign_id: str, webhook_id: str, delivery_id: str) -> DeliveryRead:
     """Send it again, with the same webhook-id (an attempt under way finishes first: its lease stays)."""
     async with session.begin():
+        await take_write_lock(session)
         await _get(session, campaign_id, webhook_id)
         this = (E.id == delivery_id) & (E.subscription_id == webhook_id)
         again = {"status": "pending", "next_attempt_at": utcnow(), "finished_at": None}
@@ -186,6 +191,7 @@ async def redeliver(*, session: AsyncSession, campaign_id: str, webhook_id: str,
 
 async def ping(*, session: AsyncSession, campaign_id: str, webhook_id: str) -> DeliveryRead:
     async with session.begin():
+        await take_write_lock(session)
         await _get(session, campaign_id, webhook_id)
         now = utcnow()
         row: dict[str, Any] = {

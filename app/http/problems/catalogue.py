@@ -62,7 +62,8 @@ CATALOGUE: dict[str, ProblemType] = {
             "not-a-discord-webhook",
             422,
             "The URL is not a Discord webhook URL",
-            "A subscription in the discord format posts to a Discord webhook: {DISCORD_API_BASE}/webhooks/{id}/{token}.",
+            "A subscription in the discord format posts to a Discord webhook: "
+            "{DISCORD_API_BASE}/webhooks/{id}/{token}.",
             "Copy the webhook URL from the Discord channel's settings (Integrations, Webhooks).",
         ),
         ProblemType(

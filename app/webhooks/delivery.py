@@ -195,7 +195,8 @@ class Deliveries:
                     connection, event, status="delivered", finished_at=now, last_attempt=last,
                     discord_message=outcome.discord_message,
                 ):  # fmt: skip
-                    await queue.delivered(connection, event.subscription_id)
+                    if event.given_up_streak:  # a statement only when there is a streak to end
+                        await queue.delivered(connection, event.subscription_id)
                     self._count("delivered")
                 return
             window_ends = event.created_at + timedelta(hours=self.settings.webhook_retry_hours)

@@ -56,6 +56,7 @@ CLAIMED = (
         SUBSCRIPTIONS.c.format,
         SUBSCRIPTIONS.c.lang,
         SUBSCRIPTIONS.c.secret,
+        SUBSCRIPTIONS.c.given_up_streak,
     )
     .select_from(_WITH_SUBSCRIPTION)
     .where(EVENTS.c.seq.in_(bindparam("seqs", expanding=True)))

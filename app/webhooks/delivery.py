@@ -83,9 +83,9 @@ class Deliveries:
 
     async def run(self, database: Database) -> NextWake:
         now = utcnow()
-        await self._prune(now)
+        await self._prune(database, now)
         room = MAX_IN_FLIGHT - len(self._in_flight)
-        if room > 0:
+        if room > 0 and await self._worth_locking(database, queue.HEADS, {"now": now, "batch": 1}):
             lease = now + timedelta(seconds=self.settings.webhook_lease_seconds)
             async with self.dispatcher.write() as connection:
                 claimed = await queue.claim(connection, now=now, lease=lease, batch=min(BATCH, room))
@@ -101,10 +101,20 @@ class Deliveries:
             self.metrics.queue(depth, (now - oldest).total_seconds() if oldest else 0.0)
         return due
 
-    async def _prune(self, now: datetime) -> None:
+    async def _worth_locking(self, database: Database, found: Any, parameters: dict[str, Any]) -> bool:
+        """SQLite: whether a write transaction would find work, read without the write lock first. Holding
+        the lock for nothing would make a request that read before it and writes meanwhile fail (409)."""
+        if not self.settings.is_sqlite:
+            return True
+        return bool(await database.rows(found, parameters))
+
+    async def _prune(self, database: Database, now: datetime) -> None:
         if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
             return
         self._pruned_at = now
+        before = now - timedelta(hours=self.settings.webhook_prune_after_hours)
+        if not await self._worth_locking(database, queue.PRUNABLE, {"before": before}):
+            return
         async with self.dispatcher.write() as connection:
             await queue.prune(connection, now=now, keep_hours=self.settings.webhook_prune_after_hours)
 

@@ -103,7 +103,9 @@ QUEUE = (
     .select_from(_WITH_SUBSCRIPTION)
     .where(_PENDING_ENABLED)
 )
-PRUNE = delete(EVENTS).where(EVENTS.c.status != "pending", EVENTS.c.finished_at < bindparam("before"))
+_FINISHED_LONG_AGO = and_(EVENTS.c.status != "pending", EVENTS.c.finished_at < bindparam("before"))
+PRUNE = delete(EVENTS).where(_FINISHED_LONG_AGO)
+PRUNABLE = select(EVENTS.c.seq).where(_FINISHED_LONG_AGO).limit(1)
 # A Discord round's message, to edit when the round is undone.
 ROUND_MESSAGE = (
     select(EVENTS.c.discord_message)

@@ -24,8 +24,8 @@ from standardwebhooks import Webhook
 from app.config import Settings
 from app.platform.db import Database, utcnow
 from app.platform.dispatcher import Dispatcher, NextWake
-from app.webhooks import discord, queue
-from app.webhooks.destinations import DestinationRefused, Resolver, guarded_client, networks, system_resolver
+from app.webhooks import destinations, discord, queue
+from app.webhooks.destinations import DestinationRefused, Resolver, guarded_client, networks
 from app.webhooks.metrics import WebhookMetrics
 from app.webhooks.outbox import JOB
 from app.webhooks.render import NEEDS_PEOPLE, NOBODY, people_of, standard_data
@@ -55,7 +55,7 @@ class Deliveries:
         self.dispatcher = dispatcher
         self.metrics = metrics
         self.allowed = networks(settings.webhook_allowed_networks)
-        self.resolver: Resolver = system_resolver
+        self.resolver: Resolver = destinations.system_resolver
         self.transport: httpx.AsyncBaseTransport | None = None  # the inner transport (tests: one that refuses)
         self._client: httpx.AsyncClient | None = None
         self._in_flight: set[asyncio.Task[None]] = set()

@@ -144,6 +144,11 @@ async def check_url(text: str, allowed: Sequence[Network], resolver: Resolver) -
     await checked_addresses(check_shape(text), allowed, resolver)
 
 
+def new_transport() -> httpx.AsyncBaseTransport:
+    """The transport that really connects (the test suite replaces it with one that reaches loopback only)."""
+    return httpx.AsyncHTTPTransport(retries=0)
+
+
 class GuardedTransport(httpx.AsyncBaseTransport):
     """Every request goes to an address checked here, just before the connection: the inner transport is
     handed the address itself (the name kept in Host and for TLS's SNI and certificate check)."""
@@ -151,7 +156,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
     def __init__(self, allowed: Sequence[Network], resolver: Resolver, inner: httpx.AsyncBaseTransport | None = None):
         self.allowed = tuple(allowed)
         self.resolver = resolver
-        self.inner = inner or httpx.AsyncHTTPTransport(retries=0)
+        self.inner = inner or new_transport()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         host = request.url.host

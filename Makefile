@@ -10,23 +10,42 @@ PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus
 export TEST_POSTGRES_URL ?= postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test
 export TEST_REDIS_URL ?= redis://127.0.0.1:6379/1
 
-.PHONY: run test migrate bench lint clean
+.PHONY: run test migrate bench lint clean lock
+
+# Every install comes from uv.lock (exact versions and hashes). uv itself is pinned and fetched from PyPI
+# into .tools/ by pip, so a fresh machine needs python3 and PyPI only; dev pins the same uv in .venv.
+UV_VERSION := 0.13.10
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+# uv uses the machine's python3 (never downloads an interpreter) and makes .venv with it
+export UV_PYTHON := $(PYTHON)
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 # What running needs (make run), and beside it what testing and linting need (make test, make lint).
-$(BIN)/activate: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
+# --frozen: install exactly the lock, never re-resolve (make lock does that).
+$(BIN)/activate: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --quiet
 	touch $(BIN)/activate
 
 $(VENV)/.dev: $(BIN)/activate
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(UV) sync --frozen --quiet --extra dev
 	touch $(VENV)/.dev
+
+## Resolve pyproject.toml's dependencies again into uv.lock (after adding, removing or widening one;
+## `make lock ARGS=--upgrade` also moves everything to its newest allowed version). Commit both files.
+lock: | $(UV)
+	$(UV) lock $(ARGS)
 
 ## Run the service on the embedded SQLite file (or on DATABASE_URL when set), migrating first.
 run: $(BIN)/activate migrate
+	UV=$(UV) PYTHON=$(BIN)/python bash scripts/compiled-app var/compiled  # the resolver compiled with mypyc, as in the image
 	export PROMETHEUS_MULTIPROC_DIR='$(PROMETHEUS_MULTIPROC_DIR)' && sh scripts/empty-metrics-dir && \
-		exec $(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+		exec $(BIN)/uvicorn app.main:create_app --factory --app-dir var/compiled --host $(HOST) --port $(PORT) --workers $(WORKERS) \
 		--loop uvloop --http httptools --no-access-log
 
 migrate: $(BIN)/activate
@@ -52,7 +71,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/resolver_bench.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) var .pytest_cache .hypothesis
 
 ## Refresh the repo's copy of the golden vectors (every folder, with its SHA-256 manifest) from ../shared/rules/vectors.
 .PHONY: vectors

@@ -34,6 +34,7 @@ from app.platform.dispatcher import Dispatcher
 from app.platform.errors import ServiceUnavailable
 from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
+from app.stats.router import router as stats_router
 from app.table.router import install_table
 from app.webhooks.api import router as webhooks_router
 from app.webhooks.install import install_webhooks
@@ -89,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await dispatcher.stop()
         await events.stop()
+        await app.state.limiter.close()  # its batched counters' settling task and Redis connections
         purger.cancel()
         await database.dispose()
         odds_runner.close()
@@ -127,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(access_router)
     app.include_router(portability_router)
     app.include_router(webhooks_router)
+    app.include_router(stats_router)
     app.include_router(problem_pages_router)
     install_docs(app)
     install_table(app)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import resource
 import sys
@@ -36,6 +37,7 @@ from app.encounters import convert, rounds  # noqa: E402
 from app.encounters.schemas.round import RoundCreate  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.platform.db import Database  # noqa: E402
+from app.platform.transactions import write_transaction  # noqa: E402
 from app.portability import export, imports  # noqa: E402
 from tests.conftest import empty_tables, ensure_postgres_database, migrate, reset_schema  # noqa: E402
 
@@ -97,9 +99,10 @@ def peak_rss_mib() -> float:
 
 
 async def import_once(database: Database, body: bytes) -> str:
-    document, raw = imports.parse(body)
-    async with database.sessions() as session:
-        created = await imports.import_campaign(session=session, document=document, raw=raw)
+    source = io.BytesIO(body)
+    checked = await asyncio.to_thread(imports.check, source)
+    async with database.sessions() as session, write_transaction(session):  # the CLI's transaction
+        created = await imports.import_campaign(session, source=source, checked=checked)
     return created.id
 
 

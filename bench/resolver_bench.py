@@ -32,13 +32,8 @@ from app.resolver import (  # noqa: E402
     build_ruleset,
     resolve_round,
 )
-from app.resolver.codec import (  # noqa: E402
-    combatant_to_json,
-    dice_from_json,
-    lasting_to_json,
-    result_to_json,
-    round_input_from_json,
-)
+from app.resolver.codec import combatant_to_json, lasting_to_json, result_to_json  # noqa: E402
+from tests.resolver.decoding import dice_from_json, round_input_from_json  # noqa: E402
 
 SIZES = (2, 10, 50)
 ATTACKS = (1, 2)

@@ -37,11 +37,12 @@ async def best_user_cpu(run: Callable[[], Awaitable[None]], transactions: int) -
 
 async def measure(transactions: int) -> None:
     from app.config import get_settings
-    from app.encounters import store
+    from app.encounters.tables import ENCOUNTERS
     from app.platform.db import Database
+    from app.platform.versions import _compare_and_set_of
 
     database = Database(get_settings())
-    statement = store._guarded_update_of(("version",))
+    statement = _compare_and_set_of(ENCOUNTERS, ("version",))
     compiled = statement.compile(dialect=database.engine.dialect)
     parameters: dict[str, Any] = {"row_id": "no-such-encounter", "read_version": -1, "new_version": 1,
                                   "updated_at": datetime.now(timezone.utc)}

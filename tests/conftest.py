@@ -24,18 +24,25 @@ from app.main import create_app
 from app.platform.db import sync_url
 from app.webhooks import destinations
 from tests.api.helpers import Fight, start_fight
+from tests.load.server import Server
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("webhook_events", "webhook_subscriptions", "idempotency_keys", "stream_tickets", "credentials",
-          "staged_declarations", "rounds", "combatants", "characters", "creatures", "encounters",
+TABLES = ("webhook_events", "webhook_subscriptions", "odds_points", "idempotency_keys", "stream_tickets",
+          "credentials", "staged_declarations", "rounds", "combatants", "characters", "creatures", "encounters",
           "campaigns")  # children first
+
+
+# Every PostgreSQL database this session used: TEST_POSTGRES_URL's and the ones named after it with a
+# suffix (README, "The test database"). pytest_sessionfinish drops them all.
+USED_DATABASES: set[str] = set()
 
 
 def ensure_postgres_database(url: str) -> None:
     """Create the test database if the server has none by that name; skip or fail if no server answers."""
     target = make_url(url)
+    USED_DATABASES.add(url)
     admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
@@ -177,3 +184,43 @@ def inspect_database(settings) -> Iterator[sessionmaker[Session]]:
     engine = create_engine(sync_url(settings.database_url))
     yield sessionmaker(engine)
     engine.dispose()
+
+
+servers_before = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item) -> None:
+    item.stash[servers_before] = len(Server.started)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test's report ends with the last log lines of the servers it used (started by it, or
+    still running for it); a passing test prints none of them."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    first = item.stash.get(servers_before, len(Server.started))
+    for index, server in enumerate(Server.started):
+        if index >= first or server.running():
+            tail = server.log_tail()
+            if tail:
+                report.sections.append((f"server on port {server.port} (last lines of {server.log})", tail))
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Drop the session's PostgreSQL databases (they hold nothing but test data: README). WITH (FORCE):
+    a connection a test left open must not keep one alive. KEEP_TEST_DATABASES=1 keeps them, to look."""
+    if not USED_DATABASES or os.environ.get("KEEP_TEST_DATABASES") == "1":
+        return
+    admin = create_engine(make_url(POSTGRES_URL).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            for url in sorted(USED_DATABASES):
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    except Exception as error:  # noqa: BLE001 (the server went away: nothing left to drop there)
+        print(f"\ncould not drop the test databases {sorted(USED_DATABASES)}: {error}")
+    finally:
+        admin.dispose()

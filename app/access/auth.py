@@ -23,9 +23,6 @@ from fastapi.security import HTTPBearer
 from app.access import service as campaigns
 from app.access.service import Principal
 from app.deps import CredentialCacheDep, credentials_of, database_of, limiter_of, settings_of
-from app.http.idempotency import idempotency_dependency
-from app.http.params import client_address
-from app.idempotency.keys import Claim
 from app.platform.errors import NotFound, ServiceError
 
 BEARER_DESCRIPTION = "A campaign key, or a viewer or player token of one encounter."
@@ -42,6 +39,11 @@ class Unauthorized(ServiceError):
 
 class Forbidden(ServiceError):
     status, type, title = 403, "forbidden", "Your credentials do not allow this"
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
+    return request.client.host if request.client else "unknown"
 
 
 _CALLER = "combat.caller"  # the request's principal, once resolved, in its ASGI scope
@@ -166,7 +168,9 @@ async def limit_anonymous(request: Request) -> None:
 
 async def limit_campaign_creation(request: Request) -> None:
     limit = settings_of(request).campaigns_per_address_per_hour
-    await limiter_of(request).hit(bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR)
+    await limiter_of(request).hit(
+        bucket=f"ip:{client_address(request)}:campaigns", limit=limit, window_seconds=HOUR, exact=True
+    )
 
 
 OwnerDep = Annotated[Principal, Depends(Access(owner))]
@@ -174,14 +178,3 @@ CharacterReaderDep = Annotated[Principal, Depends(Access(character_reader))]
 ReaderDep = Annotated[Principal, Depends(Access(encounter_reader))]
 EncounterOwnerDep = Annotated[Principal, Depends(Access(encounter_owner))]
 CombatantEditorDep = Annotated[Principal, Depends(Access(combatant_editor))]
-
-
-async def caller_scope(request: Request) -> str:
-    """Whose Idempotency-Keys these are: a campaign's, or an anonymous caller's address."""
-    principal = await optional_principal(request)
-    if principal is not None:
-        return f"campaign:{principal.campaign_id}"
-    return f"ip:{client_address(request)}"
-
-
-IdempotencyDep = Annotated[Claim | None, Depends(idempotency_dependency(caller_scope))]

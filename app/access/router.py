@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, Depends, Request, Response, status
 
 from app.access import service
-from app.access.auth import IdempotencyDep, OwnerDep, forget_credentials, limit_campaign_creation
+from app.access.auth import OwnerDep, forget_credentials, limit_campaign_creation
+from app.access.deps import IdempotencyDep, OwnerCall, OwnerCommand
 from app.access.schemas import (
     CampaignCreate,
     CampaignCreated,
@@ -14,7 +15,8 @@ from app.access.schemas import (
     CredentialRead,
     KeyCreate,
 )
-from app.deps import CredentialCacheDep, SessionDep
+from app.deps import CredentialCacheDep, SessionDep, database_of
+from app.http.command import run, run_anonymous
 from app.http.etags import etag, not_modified, still_current
 from app.http.params import NOT_MODIFIED, IfNoneMatch
 from app.http.responses import Reply
@@ -30,9 +32,14 @@ router = APIRouter(tags=["campaigns"])
     response_model=CampaignCreated,
     dependencies=[Depends(limit_campaign_creation)],
 )
-async def create_campaign(data: CampaignCreate, session: SessionDep, claim: IdempotencyDep) -> Response:
+async def create_campaign(request: Request, data: CampaignCreate, claim: IdempotencyDep) -> Response:
     """Create a campaign and its first key. The key is shown **once**: keep it."""
-    return (await service.create(session=session, name=data.name, claim=claim)).response()
+    return await run_anonymous(
+        database_of(request),
+        claim,
+        lambda session: service.create(session, name=data.name),
+        lambda created: Reply.json(201, created, location="/v1/campaign"),
+    )
 
 
 @router.get(
@@ -55,26 +62,34 @@ async def list_keys(session: SessionDep, principal: OwnerDep) -> list[Credential
 
 
 @router.post("/v1/campaign/keys", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-async def create_key(data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep) -> Response:
+async def create_key(data: KeyCreate, call: OwnerCommand) -> Response:
     """Another owner key (e.g. one per device); the secret is shown once."""
-    return (await service.create_key(session=session, principal=principal, label=data.label, claim=claim)).response()
+    return await run(
+        call,
+        lambda session: service.create_key(session, principal=call.principal, label=data.label),
+        lambda key: Reply.json(201, key, location="/v1/campaign/keys"),
+    )
 
 
 @router.post("/v1/campaign/keys/rotate", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated)
-async def rotate_key(
-    data: KeyCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep, cache: CredentialCacheDep
-) -> Response:
+async def rotate_key(data: KeyCreate, call: OwnerCommand, cache: CredentialCacheDep) -> Response:
     """A new owner key, and the calling key revoked, in one step."""
-    reply = await service.create_key(
-        session=session, principal=principal, label=data.label, claim=claim, retire_caller=True
+    response = await run(
+        call,
+        lambda session: service.create_key(session, principal=call.principal, label=data.label, retire_caller=True),
+        lambda key: Reply.json(201, key, location="/v1/campaign/keys"),
     )
-    forget_credentials(cache, credential_ids=frozenset({principal.credential_id}))
-    return reply.response()
+    forget_credentials(cache, credential_ids=frozenset({call.principal.credential_id}))
+    return response
 
 
 @router.delete("/v1/campaign/keys/{key_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def revoke_key(key_id: str, session: SessionDep, principal: OwnerDep, cache: CredentialCacheDep) -> Response:
+async def revoke_key(key_id: str, call: OwnerCall, cache: CredentialCacheDep) -> Response:
     """Revoke a key or token of the campaign (not its last owner key)."""
-    await service.revoke(session=session, principal=principal, credential_id=key_id)
+    response = await run(
+        call,
+        lambda session: service.revoke(session, principal=call.principal, credential_id=key_id),
+        lambda _: Reply.no_content(),
+    )
     forget_credentials(cache, credential_ids=frozenset({key_id}))
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return response

@@ -15,8 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.schemas import CampaignCreated, CampaignRead, CredentialCreated, CredentialRead
 from app.access.tables import CAMPAIGNS, CREDENTIALS
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
 
@@ -113,17 +111,14 @@ async def has_player_token(session: AsyncSession, combatant_id: str) -> bool:
     return (await session.scalar(bound)) is not None
 
 
-async def create(*, session: AsyncSession, name: str, claim: Claim | None = None) -> Reply:
-    async with session.begin():
-        campaign_id, created_at = str(uuid.uuid4()), utcnow()
-        await session.execute(
-            insert(CAMPAIGNS).values(id=campaign_id, name=name, created_at=created_at, rules={}, version=1)
-        )
-        key = await issue(session, campaign_id, "owner", label="first key")
-        body = CampaignCreated(id=campaign_id, name=name, created_at=created_at, rules={}, version=1, key=key)
-        reply = Reply.json(201, body, location="/v1/campaign")
-        await record(session, claim, reply)
-    return reply
+async def create(session: AsyncSession, *, name: str) -> CampaignCreated:
+    """The campaign and its first key (whose secret is in the result, never stored)."""
+    campaign_id, created_at = str(uuid.uuid4()), utcnow()
+    await session.execute(
+        insert(CAMPAIGNS).values(id=campaign_id, name=name, created_at=created_at, rules={}, version=1)
+    )
+    key = await issue(session, campaign_id, "owner", label="first key")
+    return CampaignCreated(id=campaign_id, name=name, created_at=created_at, rules={}, version=1, key=key)
 
 
 async def get(*, session: AsyncSession, principal: Principal) -> CampaignRead:
@@ -147,21 +142,13 @@ async def list_credentials(
 
 
 async def create_key(
-    *,
-    session: AsyncSession,
-    principal: Principal,
-    label: str | None,
-    claim: Claim | None = None,
-    retire_caller: bool = False,
-) -> Reply:
+    session: AsyncSession, *, principal: Principal, label: str | None, retire_caller: bool = False
+) -> CredentialCreated:
     """A new owner key; with retire_caller, the key that asked is revoked in the same transaction (rotation)."""
-    async with session.begin():
-        key = await issue(session, principal.campaign_id, "owner", label=label)
-        if retire_caller:
-            await _revoke(session, principal.campaign_id, principal.credential_id)
-        reply = Reply.json(201, key, location="/v1/campaign/keys")
-        await record(session, claim, reply)
-    return reply
+    key = await issue(session, principal.campaign_id, "owner", label=label)
+    if retire_caller:
+        await _revoke(session, principal.campaign_id, principal.credential_id)
+    return key
 
 
 async def _revoke(session: AsyncSession, campaign_id: str, credential_id: str) -> None:
@@ -175,22 +162,21 @@ async def _revoke(session: AsyncSession, campaign_id: str, credential_id: str) -
 
 
 async def revoke(
-    *, session: AsyncSession, principal: Principal, credential_id: str, encounter_id: str | None = None
+    session: AsyncSession, *, principal: Principal, credential_id: str, encounter_id: str | None = None
 ) -> None:
-    async with session.begin():
-        credential = (await session.execute(select(CREDENTIALS).where(C.id == credential_id))).first()
-        if (
-            credential is None
-            or credential.campaign_id != principal.campaign_id
-            or (encounter_id is not None and credential.encounter_id != encounter_id)
-        ):
-            raise NotFound(f"This campaign has no key or token {credential_id}.")
-        if credential.role == "owner":
-            owners = await session.scalar(
-                select(func.count()).where(
-                    C.campaign_id == principal.campaign_id, C.role == "owner", C.revoked_at.is_(None)
-                )
+    credential = (await session.execute(select(CREDENTIALS).where(C.id == credential_id))).first()
+    if (
+        credential is None
+        or credential.campaign_id != principal.campaign_id
+        or (encounter_id is not None and credential.encounter_id != encounter_id)
+    ):
+        raise NotFound(f"This campaign has no key or token {credential_id}.")
+    if credential.role == "owner":
+        owners = await session.scalar(
+            select(func.count()).where(
+                C.campaign_id == principal.campaign_id, C.role == "owner", C.revoked_at.is_(None)
             )
-            if (owners or 0) <= 1 and credential.revoked_at is None:
-                raise Conflict("This is the campaign's last key: create another first, or rotate it.")
-        await _revoke(session, principal.campaign_id, credential_id)
+        )
+        if (owners or 0) <= 1 and credential.revoked_at is None:
+            raise Conflict("This is the campaign's last key: create another first, or rotate it.")
+    await _revoke(session, principal.campaign_id, credential_id)

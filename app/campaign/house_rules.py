@@ -1,7 +1,7 @@
 """House rules: the campaign's partial ruleset overrides, which every new encounter starts from.
 
-The campaign's row belongs to access; its rules and version are changed here, in one transaction: hold
-the row (If-Match checked), check that the new rules still know every weapon and armor the roster and the
+The campaign's row belongs to access; its rules and version are changed here, in the command's transaction: hold
+the row (the expected version checked), check that the new rules still know every weapon and armor the roster and the
 bestiary use, bump the version.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.campaign import store
+from app.campaign import repository
 from app.campaign.schemas import HouseRulesUpdate
 from app.platform.errors import Unprocessable
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion
 from app.resolver import InvalidRound, Ruleset, build_ruleset
 from app.resolver.codec import weapon_from_json
 from app.resolver.errors import Issues
@@ -38,15 +38,13 @@ def _check_kept(ruleset: Ruleset, block: Mapping[str, Any]) -> None:
         ) from None
 
 
-@retry_stale_snapshot
 async def update(
-    *, session: AsyncSession, campaign_id: str, data: HouseRulesUpdate, if_match: str | None
+    session: AsyncSession, *, campaign_id: str, data: HouseRulesUpdate, expected: ExpectedVersion = ANY_VERSION
 ) -> dict[str, Any]:
     """Replace the campaign's overrides ({} clears them); the campaign as it now reads."""
     ruleset = build_ruleset(data.rules)  # refuses bad overrides before anything is read or written
-    async with write_transaction(session):
-        campaign = await store.hold_campaign(session, campaign_id, if_match)
-        for block in await store.stat_blocks(session, campaign_id):
-            _check_kept(ruleset, block)
-        version = await store.bump_campaign(session, campaign_id, campaign["version"], rules=data.rules)
+    campaign = await repository.hold_campaign(session, campaign_id, expected)
+    for block in await repository.stat_blocks(session, campaign_id):
+        _check_kept(ruleset, block)
+    version = await repository.bump_campaign(session, campaign_id, campaign["version"], rules=data.rules)
     return {**campaign, "rules": data.rules, "version": version}

@@ -1,8 +1,9 @@
-"""What characters and creatures share: a stat block checked against the campaign's house rules, and the
-use cases on one row (create, list, read, change, delete), told which kind of row they work on.
+"""The roster (characters) and the bestiary (creatures): one code path, told which `Kind` of row it works
+on (the two differ by their table and the character's link to a fight). A stat block is checked against the
+campaign's house rules; create, list, read, change, delete.
 
-Each change is one transaction: hold the campaign's row (its rules cannot change meanwhile), load the
-resource, check If-Match, decide, bump its version, write, and keep the reply with its Idempotency-Key.
+Each change runs in the command runner's transaction: hold the campaign's row (its rules cannot change
+meanwhile), load the row (checking the expected version), decide, bump its version, write, return the row.
 """
 
 from __future__ import annotations
@@ -16,13 +17,19 @@ from pydantic import BaseModel
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.campaign import store
-from app.campaign.schemas import StatBlock, StatBlockUpdate
-from app.http.etags import etag
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
+from app.campaign import repository
+from app.campaign.errors import CharacterBusy
+from app.campaign.schemas import (
+    CharacterCreate,
+    CharacterRead,
+    CreatureCreate,
+    CreatureRead,
+    StatBlock,
+    StatBlockUpdate,
+)
+from app.campaign.tables import CHARACTERS, CREATURES
 from app.platform.db import Database, utcnow
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion
 from app.resolver import Ruleset, build_ruleset, model
 from app.resolver.codec import weapon_to_json, wound_to_json
 from app.resolver.errors import Issues
@@ -30,7 +37,7 @@ from app.resolver.validate import check_armor, weapon_profile
 from app.resolver.wounds import fill_wound
 from app.vocabulary.stat_block import InlineWeapon
 
-Resource = store.Resource
+Resource = repository.Resource
 R = TypeVar("R", bound=BaseModel)
 
 
@@ -75,72 +82,93 @@ def ruleset_of(campaign: Mapping[str, Any]) -> Ruleset:
     return build_ruleset(campaign["rules"])
 
 
-@retry_stale_snapshot
-async def create(
-    *, session: AsyncSession, kind: Kind[Any], campaign_id: str, data: StatBlock, claim: Claim | None = None
-) -> Reply:
-    async with write_transaction(session):
-        campaign = await store.hold_campaign(session, campaign_id)
-        now = utcnow()
-        row = {
-            "id": str(uuid.uuid4()),
-            "campaign_id": campaign_id,
-            **checked_values(data, ruleset_of(campaign)),
-            "version": 1,
-            "created_at": now,
-            "updated_at": now,
-        }
-        if "encounter_id" in kind.table.c:
-            row["encounter_id"] = None
-        await store.insert_resource(session, kind.table, row)
-        reply = Reply.json(201, kind.read(row), etag=etag(1), location=f"{kind.path}/{row['id']}")
-        await record(session, claim, reply)
-    return reply
+async def create(session: AsyncSession, *, kind: Kind[Any], campaign_id: str, data: StatBlock) -> Resource:
+    """The new row, at version 1."""
+    campaign = await repository.hold_campaign(session, campaign_id)
+    now = utcnow()
+    row = {
+        "id": str(uuid.uuid4()),
+        "campaign_id": campaign_id,
+        **checked_values(data, ruleset_of(campaign)),
+        "version": 1,
+        "created_at": now,
+        "updated_at": now,
+    }
+    if "encounter_id" in kind.table.c:
+        row["encounter_id"] = None
+    await repository.insert_resource(session, kind.table, row)
+    return row
 
 
 async def list_page(
     *, session: AsyncSession, kind: Kind[R], campaign_id: str, limit: int, offset: int
 ) -> tuple[list[R], int]:
     async with session.begin():
-        rows, total = await store.list_page(session, kind.table, campaign_id=campaign_id, limit=limit, offset=offset)
+        rows, total = await repository.list_page(
+            session, kind.table, campaign_id=campaign_id, limit=limit, offset=offset
+        )
     return [kind.read(row) for row in rows], total
 
 
 async def get(database: Database, *, kind: Kind[Any], campaign_id: str, resource_id: str) -> Resource:
     """One row, in one statement outside any transaction."""
-    return await store.read(database, kind.table, campaign_id=campaign_id, resource_id=resource_id)
+    return await repository.read(database, kind.table, campaign_id=campaign_id, resource_id=resource_id)
 
 
-@retry_stale_snapshot
 async def update(
-    *,
     session: AsyncSession,
+    *,
     kind: Kind[Any],
     campaign_id: str,
     resource_id: str,
     data: StatBlockUpdate,
-    if_match: str | None,
+    expected: ExpectedVersion = ANY_VERSION,
 ) -> Resource:
-    async with write_transaction(session):
-        campaign = await store.hold_campaign(session, campaign_id)
-        current = await store.load(session, kind.table, campaign_id, resource_id, if_match)
-        changed = data.model_dump(exclude_unset=True, by_alias=True)
-        if "vitality" in changed and "blood" not in changed and current["blood"] == current["vitality"]:
-            changed["blood"] = changed["vitality"]  # an unhurt one stays at full blood
-        fields = set(kind.create_schema.model_fields)
-        merged = kind.create_schema.model_validate(
-            {k: v for k, v in {**current, **changed}.items() if k in fields}, strict=False
-        )
-        values = {**checked_values(merged, ruleset_of(campaign)), "updated_at": utcnow()}
-        version = await store.bump(session, kind.table, resource_id, current["version"], **values)
+    """The row as changed, at its new version."""
+    campaign = await repository.hold_campaign(session, campaign_id)
+    current = await repository.load(session, kind.table, campaign_id, resource_id, expected)
+    changed = data.model_dump(exclude_unset=True, by_alias=True)
+    if "vitality" in changed and "blood" not in changed and current["blood"] == current["vitality"]:
+        changed["blood"] = changed["vitality"]  # an unhurt one stays at full blood
+    fields = set(kind.create_schema.model_fields)
+    merged = kind.create_schema.model_validate(
+        {k: v for k, v in {**current, **changed}.items() if k in fields}, strict=False
+    )
+    values = {**checked_values(merged, ruleset_of(campaign)), "updated_at": utcnow()}
+    version = await repository.bump(session, kind.table, resource_id, current["version"], **values)
     return {**current, **values, "version": version}
 
 
-@retry_stale_snapshot
 async def delete(
-    *, session: AsyncSession, kind: Kind[Any], campaign_id: str, resource_id: str, if_match: str | None
+    session: AsyncSession,
+    *,
+    kind: Kind[Any],
+    campaign_id: str,
+    resource_id: str,
+    expected: ExpectedVersion = ANY_VERSION,
 ) -> None:
-    async with write_transaction(session):
-        current = await store.load(session, kind.table, campaign_id, resource_id, if_match)
-        kind.before_delete(current)
-        await store.delete_resource(session, kind.table, resource_id, current["version"])
+    current = await repository.load(session, kind.table, campaign_id, resource_id, expected)
+    kind.before_delete(current)
+    await repository.delete_resource(session, kind.table, resource_id, current["version"])
+
+
+# --- the two kinds: the roster and the bestiary ------------------------------------------------------
+
+
+def character_read(row: Mapping[str, Any]) -> CharacterRead:
+    return CharacterRead.model_validate({**row, "encounter": row["encounter_id"]})
+
+
+def _free(character: Resource) -> None:
+    """A character in an unfinished encounter cannot be deleted (409 character-busy, naming it)."""
+    if character["encounter_id"] is not None:
+        raise CharacterBusy(
+            f"Character {character['id']} is in the unfinished encounter {character['encounter_id']}: "
+            "remove it from that fight, or finish the fight, first.",
+            encounter=character["encounter_id"],
+        )
+
+
+CHARACTER = Kind(CHARACTERS, "/v1/characters", CharacterCreate, character_read, before_delete=_free)
+# A change or a deletion of a creature touches no combatant made from it (a copy is its own).
+CREATURE = Kind(CREATURES, "/v1/creatures", CreatureCreate, CreatureRead.model_validate)

@@ -7,17 +7,10 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access import service as access
-from app.campaign import links
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
+from app.access.schemas import CredentialCreated
+from app.campaign import repository
 
 
-async def create(
-    *, session: AsyncSession, campaign_id: str, character_id: str, label: str | None, claim: Claim | None = None
-) -> Reply:
-    async with session.begin():
-        await links.character(session, campaign_id=campaign_id, character_id=character_id)  # 404 unless ours
-        token = await access.issue(session, campaign_id, "player", character_id=character_id, label=label)
-        reply = Reply.json(201, token, location=f"/v1/characters/{character_id}/tokens")
-        await record(session, claim, reply)
-    return reply
+async def create(session: AsyncSession, *, campaign_id: str, character_id: str, label: str | None) -> CredentialCreated:
+    await repository.character(session, campaign_id=campaign_id, character_id=character_id)  # 404 unless ours
+    return await access.issue(session, campaign_id, "player", character_id=character_id, label=label)

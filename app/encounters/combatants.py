@@ -1,5 +1,6 @@
-"""Combatants of an encounter: add, read, change, remove. Each change is one transaction: load the
-encounter, decide, bump its version, write, announce (and keep the reply with its Idempotency-Key)."""
+"""Combatants of an encounter: add, read, change, remove. Each change runs in the command runner's
+transaction: load the encounter (checking the expected version), decide, bump its version, write, announce;
+it returns the rows it made or changed and the new version."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access import service as access
-from app.campaign import links
+from app.campaign import repository
 from app.encounters import convert, screen, store
 from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -17,17 +18,13 @@ from app.encounters.schemas.encounter import (
     CharacterJoin,
     CombatantCreate,
     CombatantFields,
-    CombatantsCreated,
     CombatantUpdate,
     CreatureJoin,
 )
-from app.http.etags import etag
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
 from app.platform.errors import Conflict, NotFound, Unprocessable
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion, Versioned
 from app.resolver import Ruleset, bounds, build_ruleset
 from app.resolver.errors import Issues
 from app.resolver.validate import check_armor, weapon_profile
@@ -93,11 +90,11 @@ async def link_characters(session: AsyncSession, encounter_id: str, rows: list[d
     """Link every character among `rows` into the encounter: 409 character-busy when one is in another fight."""
     for row in rows:
         if row.get("character_id"):
-            await links.link(session, character_id=row["character_id"], encounter_id=encounter_id)
+            await repository.link(session, character_id=row["character_id"], encounter_id=encounter_id)
 
 
 def numbered(name: str, count: int, taken: list[str | None]) -> list[str]:
-    """CONTRACT.md's numbering: with more than one copy, or when `name` (or `name N`) is already in the
+    """A creature's copies are numbered: with more than one copy, or when `name` (or `name N`) is already in the
     encounter, `name 1`, `name 2`, … continuing after the highest N used (a plain `name` counts as 0)."""
     used = [n for n in taken if n is not None and (n == name or n.startswith(f"{name} "))]
     numbers = [
@@ -122,14 +119,14 @@ async def joining(
     if isinstance(data, CombatantCreate):
         return [checked_values(data, ruleset, pointer, targets=targets)]
     if isinstance(data, CharacterJoin):
-        character = await links.character(session, campaign_id=encounter.campaign_id, character_id=data.character)
-        stats = links.stat_block(character)
+        character = await repository.character(session, campaign_id=encounter.campaign_id, character_id=data.character)
+        stats = repository.stat_block(character)
         fields = CombatantFields.model_validate(
             {**stats, "side": data.side or stats["side"], "hidden": data.hidden}, strict=False
         )
         return [{**checked_values(fields, ruleset, pointer), "character_id": data.character}]
-    creature = await links.creature(session, campaign_id=encounter.campaign_id, creature_id=data.creature)
-    stats = links.stat_block(creature)
+    creature = await repository.creature(session, campaign_id=encounter.campaign_id, creature_id=data.creature)
+    stats = repository.stat_block(creature)
     names = numbered(stats["name"], data.count, [row["name"] for row in encounter.combatants])
     made = []
     for name in names:
@@ -156,101 +153,94 @@ async def get(
     return find_combatant(screen.visible(encounter) if screened else encounter, combatant_id), encounter.version
 
 
-@retry_stale_snapshot
 async def add(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     data: CombatantJoinBody,
-    if_match: str | None,
-    claim: Claim | None = None,
-) -> Reply:
-    """201 with the combatant (full or a character), or {"items": [...]} with a creature's copies."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        adding = data.count if isinstance(data, CreatureJoin) else 1
-        if len(encounter.combatants) + adding > bounds.MAX_COMBATANTS:
-            raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
-        made = await joining(session, encounter, data, build_ruleset(encounter.rules))
-        position = encounter.next_position
-        version = await store.bump_version(session, encounter_id, encounter.version, next_position=position + len(made))
-        rows = [
-            {"id": new_id(), "encounter_id": encounter_id, "position": position + i, **values}
-            for i, values in enumerate(made)
-        ]
-        await link_characters(session, encounter_id, rows)
-        await store.insert_combatants(session, encounter_id, rows)
-        location = f"/v1/encounters/{encounter_id}/combatants/{rows[0]['id']}"
-        if isinstance(data, CreatureJoin):
-            body = CombatantsCreated(items=[convert.combatant_read(row) for row in rows])
-            reply = Reply.json(201, body, etag=etag(version), location=location)
-        else:
-            reply = Reply.json(201, convert.combatant_read(rows[0]), etag=etag(version), location=location)
-        await record(session, claim, reply)
-        await announce(session, Change.of_encounter(encounter_id, version))
-    return reply
+    expected: ExpectedVersion = ANY_VERSION,
+) -> Versioned[list[dict[str, Any]]]:
+    """The combatant (full or a character), or a creature's copies, in the order made."""
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    adding = data.count if isinstance(data, CreatureJoin) else 1
+    if len(encounter.combatants) + adding > bounds.MAX_COMBATANTS:
+        raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
+    made = await joining(session, encounter, data, build_ruleset(encounter.rules))
+    position = encounter.next_position
+    version = await store.bump_version(session, encounter_id, encounter.version, next_position=position + len(made))
+    rows = [
+        {"id": new_id(), "encounter_id": encounter_id, "position": position + i, **values}
+        for i, values in enumerate(made)
+    ]
+    await link_characters(session, encounter_id, rows)
+    await store.insert_combatants(session, encounter_id, rows)
+    await announce(session, Change.of_encounter(encounter_id, version))
+    return Versioned(rows, version)
 
 
-@retry_stale_snapshot
 async def update(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     combatant_id: str,
     data: CombatantUpdate,
-    if_match: str | None,
-) -> tuple[CombatantRow, int]:
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        row = find_combatant(encounter, combatant_id)
-        current = convert.snapshot(row)
-        changed = data.model_dump(exclude_unset=True, by_alias=True)
-        if "vitality" in changed and "blood" not in changed and row["blood"] == row["vitality"]:
-            changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
-        # not checked again: kept, or the long action cancelled; where it came from stays as it is
-        lasting = ("id", "position", "effects", "long_action", "character_id", "creature_id")
-        merged = CombatantFields.model_validate(
-            {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
+    expected: ExpectedVersion = ANY_VERSION,
+) -> Versioned[CombatantRow]:
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    row = find_combatant(encounter, combatant_id)
+    current = convert.snapshot(row)
+    changed = data.model_dump(exclude_unset=True, by_alias=True)
+    if "vitality" in changed and "blood" not in changed and row["blood"] == row["vitality"]:
+        changed["blood"] = changed["vitality"]  # an unhurt combatant stays at full blood
+    # not checked again: kept, or the long action cancelled; where it came from stays as it is
+    lasting = ("id", "position", "effects", "long_action", "character_id", "creature_id")
+    merged = CombatantFields.model_validate(
+        {k: v for k, v in {**current, **changed}.items() if k not in lasting}, strict=False
+    )
+    values = checked_values(merged, build_ruleset(encounter.rules))
+    if values["hidden"] and not row["hidden"] and await access.has_player_token(session, combatant_id):
+        raise Conflict(
+            f"A player token is bound to combatant {combatant_id}: its player would lose sight of it. "
+            "Revoke the token first, or leave it visible."
         )
-        values = checked_values(merged, build_ruleset(encounter.rules))
-        if values["hidden"] and not row["hidden"] and await access.has_player_token(session, combatant_id):
-            raise Conflict(
-                f"A player token is bound to combatant {combatant_id}: its player would lose sight of it. "
-                "Revoke the token first, or leave it visible."
-            )
-        values["effects"] = row["effects"]  # a round may have given more than a request may carry
-        # Cancelled by the game master (long_action: null), or lost with the combatant's activity (RULES.md §13).
-        cancelled = "long_action" in changed or values["status"] != "active"
-        values["long_action"] = None if cancelled else row["long_action"]
-        version = await store.bump_version(session, encounter_id, encounter.version)
-        await store.update_combatant(session, combatant_id, values)
-        await announce(session, Change.of_encounter(encounter_id, version))
-    return {**row, **values}, version
+    values["effects"] = row["effects"]  # a round may have given more than a request may carry
+    # Cancelled by the game master (long_action: null), or lost with the combatant's activity (docs/rules.md).
+    cancelled = "long_action" in changed or values["status"] != "active"
+    values["long_action"] = None if cancelled else row["long_action"]
+    version = await store.bump_version(session, encounter_id, encounter.version)
+    await store.update_combatant(session, combatant_id, values)
+    await announce(session, Change.of_encounter(encounter_id, version))
+    return Versioned({**row, **values}, version)
 
 
-@retry_stale_snapshot
 async def remove(
-    *, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str, if_match: str | None
-) -> None:
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        row = find_combatant(encounter, combatant_id)
-        version = await store.bump_version(session, encounter_id, encounter.version)
-        if row["character_id"] is not None:  # it leaves the fight with its wounds
-            await links.write_back(session, character_id=row["character_id"], encounter_id=encounter_id, state=row)
-        # Its staged declaration goes with it (the foreign key would cascade), and every screen is told, as
-        # when it is withdrawn: deleted here, so the transaction knows whether there was one to announce.
-        withdrawn = await store.clear_staged(session, store.staged_of_combatant(combatant_id))
-        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
-        await store.delete_combatant(session, combatant_id)
-        # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
-        # later round would be refused for naming a combatant that is not there.
-        aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
-        if aiming:
-            await store.drop_long_actions(session, aiming)
-        await announce(session, Change.of_encounter(encounter_id, version), *cleared)
+    session: AsyncSession,
+    *,
+    campaign_id: str,
+    encounter_id: str,
+    combatant_id: str,
+    expected: ExpectedVersion = ANY_VERSION,
+) -> int:
+    """The encounter's new version."""
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    row = find_combatant(encounter, combatant_id)
+    version = await store.bump_version(session, encounter_id, encounter.version)
+    if row["character_id"] is not None:  # it leaves the fight with its wounds
+        await repository.write_back(session, character_id=row["character_id"], encounter_id=encounter_id, state=row)
+    # Its staged declaration goes with it (the foreign key would cascade), and every screen is told, as
+    # when it is withdrawn: deleted here, so the transaction knows whether there was one to announce.
+    withdrawn = await store.clear_staged(session, store.staged_of_combatant(combatant_id))
+    cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
+    await store.delete_combatant(session, combatant_id)
+    # A long action aimed at the one removed has nothing left to complete on: it is dropped, or every
+    # later round would be refused for naming a combatant that is not there.
+    aiming = [row["id"] for row in encounter.combatants if (row["long_action"] or {}).get("target") == combatant_id]
+    if aiming:
+        await store.drop_long_actions(session, aiming)
+    await announce(session, Change.of_encounter(encounter_id, version), *cleared)
+    return version

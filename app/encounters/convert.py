@@ -42,6 +42,7 @@ from app.resolver.codec import (
     wound_from_json,
     wound_to_json,
 )
+from app.vocabulary.columns import armor_folded, armor_split
 from app.vocabulary.ruleset import RulesetRead
 from app.vocabulary.stat_block import InlineWeapon
 
@@ -166,20 +167,12 @@ def restored(saved: Mapping[str, Any]) -> dict[str, Any]:
 def combatant_from_columns(values: Sequence[Any]) -> dict[str, Any]:
     """A combatant row (its columns' values, in table order) as the services see it: `armor` as the client
     gave it, points or a name (a column has one type, so the table keeps a name in armor_name)."""
-    row = dict(zip(COMBATANT_COLUMNS, values))
-    armor_name = row.pop("armor_name")
-    if armor_name is not None:
-        row["armor"] = armor_name
-    return row
+    return armor_folded(zip(COMBATANT_COLUMNS, values))
 
 
 def combatant_columns(row: Mapping[str, Any]) -> dict[str, Any]:
     """The other way: column values for a combatant row (or the part of one being changed)."""
-    columns = dict(row)
-    if "armor" in row:
-        named = isinstance(row["armor"], str)
-        columns["armor"], columns["armor_name"] = (None, row["armor"]) if named else (row["armor"], None)
-    return columns
+    return armor_split(row)
 
 
 def declaration_from_schema(d: DeclarationIn) -> model.Declaration:
@@ -208,7 +201,7 @@ def declaration_from_schema(d: DeclarationIn) -> model.Declaration:
 
 
 def groups_of(combatants: Iterable[Mapping[str, Any]] | Iterable[Any]) -> dict[str, str]:
-    """Each grouped combatant's group (RULES.md section 14), from rows or request bodies."""
+    """Each grouped combatant's group (docs/rules.md: Holding and groups), from rows or request bodies."""
     found = {}
     for c in combatants:
         cid, group = (c["id"], c["group"]) if isinstance(c, Mapping) else (c.id, c.group)

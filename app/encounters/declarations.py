@@ -25,11 +25,9 @@ from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.declaration import DECLARATION_FIELDS, DeclarationsRead, Declared, StagedDeclarationRead
 from app.encounters.schemas.round import DeclarationIn, RoundCreate
-from app.http.problems.handlers import pointer
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
-from app.platform.errors import NotFound, ServiceError
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.errors import NotFound, ServiceError, pointer
 from app.resolver import ResolverError, RoundInput, build_ruleset
 from app.resolver.validate import validate_round
 
@@ -108,10 +106,9 @@ def _staged_read(
     )
 
 
-@retry_stale_snapshot
 async def stage(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     combatant_id: str,
@@ -122,49 +119,46 @@ async def stage(
     for a player (`screened`) as if the hidden combatants were not there (a target among them is unknown)."""
     stored = data.model_dump(mode="json", by_alias=True, include=set(DECLARATION_FIELDS), exclude_unset=True)
     dice = data.dice
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
-        require_unfinished(encounter)
-        seen = screen.visible(encounter) if screened else encounter
-        find_combatant(seen, combatant_id)
-        found = issues(seen, declaration(combatant_id, stored), dice)
-        if found:
-            raise InvalidDeclaration(
-                "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
-                errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
-            )
-        await store.hold_version(session, encounter_id, encounter.version)
-        staged_at = utcnow()
-        # Every screen learns that this combatant declared (the version: staging does not move it).
-        declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
-        created = await store.stage(
-            session,
-            encounter_id=encounter_id,
-            combatant_id=combatant_id,
-            declaration=stored,
-            dice=dice,
-            staged_at=staged_at,
-            announced=declared,
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+    require_unfinished(encounter)
+    seen = screen.visible(encounter) if screened else encounter
+    find_combatant(seen, combatant_id)
+    found = issues(seen, declaration(combatant_id, stored), dice)
+    if found:
+        raise InvalidDeclaration(
+            "; ".join(f"{where} {field or '/'}: {why}" for where, field, why in found),
+            errors=[{"in": where, "pointer": field, "detail": why} for where, field, why in found],
         )
+    await store.hold_version(session, encounter_id, encounter.version)
+    staged_at = utcnow()
+    # Every screen learns that this combatant declared (the version: staging does not move it).
+    declared = Change.of_declaration(encounter_id, combatant_id, True, encounter.version)
+    created = await store.stage(
+        session,
+        encounter_id=encounter_id,
+        combatant_id=combatant_id,
+        declaration=stored,
+        dice=dice,
+        staged_at=staged_at,
+        announced=declared,
+    )
     return Staged(read=_staged_read(combatant_id, stored, dice, staged_at), created=created)
 
 
-@retry_stale_snapshot
-async def withdraw(*, session: AsyncSession, campaign_id: str, encounter_id: str, combatant_id: str) -> None:
+async def withdraw(session: AsyncSession, *, campaign_id: str, encounter_id: str, combatant_id: str) -> None:
     """Withdraw a staged declaration. None staged (never, withdrawn already, or used by a round): 404,
     so a player learns that nothing of theirs is waiting, whichever of these happened."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
-        require_unfinished(encounter)
-        find_combatant(encounter, combatant_id)
-        await store.hold_version(session, encounter_id, encounter.version)
-        if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):
-            raise NotFound(f"Combatant {combatant_id} has no staged declaration for round {encounter.round + 1}.")
-        await announce(session, Change.of_declaration(encounter_id, combatant_id, False, encounter.version))
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id)
+    require_unfinished(encounter)
+    find_combatant(encounter, combatant_id)
+    await store.hold_version(session, encounter_id, encounter.version)
+    if not await store.withdraw(session, encounter_id=encounter_id, combatant_id=combatant_id):
+        raise NotFound(f"Combatant {combatant_id} has no staged declaration for round {encounter.round + 1}.")
+    await announce(session, Change.of_declaration(encounter_id, combatant_id, False, encounter.version))
 
 
 async def list_staged(database: Database, *, principal: Principal, encounter_id: str) -> DeclarationsRead:
-    """Every staged declaration, each in the form the caller's role may see (CONTRACT.md, Table play)."""
+    """Every staged declaration, each in the form the caller's role may see (README.md, "Table play")."""
     rows = await store.list_staged(database, campaign_id=principal.campaign_id, encounter_id=encounter_id)
     if not rows:
         raise NotFound(f"There is no encounter {encounter_id}.")

@@ -1,4 +1,5 @@
-"""Effects a game master puts on a combatant or takes off (RULES.md section 12, CONTRACT.md's effects endpoints).
+"""Effects a game master puts on a combatant or takes off (docs/rules.md: Effects; README.md, "Effects and long
+actions").
 
 Each change is one transaction like every other change of an encounter: read it, decide, claim the next
 version (the ETag), write the combatant's new `effects` list, and keep the reply with its Idempotency-Key.
@@ -15,14 +16,11 @@ from app.encounters.combatants import find_combatant
 from app.encounters.convert import CombatantRow, EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_effect_id
-from app.encounters.schemas.encounter import EffectCreate, EffectRead
-from app.http.etags import etag
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
+from app.encounters.schemas.encounter import EffectCreate
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database
 from app.platform.errors import NotFound, Unprocessable
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion, Versioned
 from app.resolver import bounds, build_ruleset
 from app.resolver.errors import Issues
 
@@ -74,62 +72,47 @@ async def get(
     return find_effect(seen, find_combatant(seen, combatant_id), effect_id), encounter.version
 
 
-@retry_stale_snapshot
 async def add(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     combatant_id: str,
     data: EffectCreate,
-    if_match: str | None,
-    claim: Claim | None = None,
-) -> Reply:
-    """201 with the effect as stored (its id and until_round are the service's), Location and ETag."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        row = find_combatant(encounter, combatant_id)
-        if len(row["effects"]) >= bounds.MAX_EFFECTS:
-            raise Unprocessable(
-                f"Combatant {combatant_id} already carries {len(row['effects'])} effects; this endpoint puts on "
-                f"at most {bounds.MAX_EFFECTS}. Remove one first."
-            )
-        modifiers = data.model_dump(include={"name", "attack", "defense", "initiative", "blood_per_turn"})
-        effect = {"id": _unused_id(row["effects"]), **modifiers, "until_round": until_round(encounter, data)}
-        version = await store.bump_version(session, encounter_id, encounter.version)
-        await store.write_effects(session, combatant_id, [*row["effects"], effect])
-        reply = Reply.json(
-            201,
-            EffectRead.model_validate(effect),
-            etag=etag(version),
-            location=f"/v1/encounters/{encounter_id}/combatants/{combatant_id}/effects/{effect['id']}",
+    expected: ExpectedVersion = ANY_VERSION,
+) -> Versioned[dict[str, Any]]:
+    """The effect as stored (its id and until_round are the service's), and the encounter's new version."""
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    row = find_combatant(encounter, combatant_id)
+    if len(row["effects"]) >= bounds.MAX_EFFECTS:
+        raise Unprocessable(
+            f"Combatant {combatant_id} already carries {len(row['effects'])} effects; this endpoint puts on "
+            f"at most {bounds.MAX_EFFECTS}. Remove one first."
         )
-        await record(session, claim, reply)
-        await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
-    return reply
+    modifiers = data.model_dump(include={"name", "attack", "defense", "initiative", "blood_per_turn"})
+    effect = {"id": _unused_id(row["effects"]), **modifiers, "until_round": until_round(encounter, data)}
+    version = await store.bump_version(session, encounter_id, encounter.version)
+    await store.write_effects(session, combatant_id, [*row["effects"], effect])
+    await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
+    return Versioned(effect, version)
 
 
-@retry_stale_snapshot
 async def remove(
-    *,
     session: AsyncSession,
+    *,
     campaign_id: str,
     encounter_id: str,
     combatant_id: str,
     effect_id: str,
-    if_match: str | None,
-    claim: Claim | None = None,
-) -> Reply:
-    """204 with the new ETag; 404 when the combatant carries no such effect (nothing written then)."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        row = find_combatant(encounter, combatant_id)
-        find_effect(encounter, row, effect_id)
-        version = await store.bump_version(session, encounter_id, encounter.version)
-        await store.write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
-        reply = Reply(204, b"", {"ETag": etag(version)})
-        await record(session, claim, reply)
-        await announce(session, Change.of_encounter(encounter_id, version))
-    return reply
+    expected: ExpectedVersion = ANY_VERSION,
+) -> int:
+    """The encounter's new version; 404 when the combatant carries no such effect (nothing written then)."""
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    row = find_combatant(encounter, combatant_id)
+    find_effect(encounter, row, effect_id)
+    version = await store.bump_version(session, encounter_id, encounter.version)
+    await store.write_effects(session, combatant_id, [e for e in row["effects"] if e["id"] != effect_id])
+    await announce(session, Change.of_encounter(encounter_id, version))
+    return version

@@ -1,9 +1,8 @@
-"""Encounters: create, list, read, change, delete. One transaction per use case, opened here; results
-returned, HTTP left to the router.
+"""Encounters: create, list, read, change, delete. Results returned, HTTP left to the router.
 
-The pattern every change follows: `async with write_transaction(session)`, `store.load` the encounter
-(one statement, a frozen record), decide, `store.bump_version` (the compare-and-set), write through the
-store, announce, and record the reply with the Idempotency-Key in the same transaction.
+The pattern every change follows, inside the command runner's transaction (app/http/command.py): `store.load`
+the encounter (one statement, a frozen record, the expected version checked), decide, `store.bump_version`
+(the compare-and-set), write through the store, announce, return the result.
 """
 
 from __future__ import annotations
@@ -13,20 +12,17 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.campaign import links
-from app.encounters import convert, screen, store
+from app.campaign import repository
+from app.encounters import screen, store
 from app.encounters.combatants import joining, link_characters
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
 from app.encounters.ids import new_id
 from app.encounters.schemas.encounter import EncounterCreate, EncounterSummary, EncounterUpdate
-from app.http.etags import etag
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change, announce
 from app.platform.db import Database, utcnow
 from app.platform.errors import Unprocessable
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion
 from app.resolver import InvalidRound, bounds, build_ruleset
 from app.resolver.codec import weapon_from_json
 from app.resolver.errors import Issues
@@ -35,7 +31,7 @@ from app.resolver.validate import check_armor, weapon_profile
 
 
 def overlay(house_rules: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """The encounter's own overrides on the campaign's, as RULES.md section 11 overlays a ruleset: numbers
+    """The encounter's own overrides on the campaign's, as docs/rules.md's "House rules" overlay a ruleset: numbers
     and wound_classes replace; stances, armory and armor merge entry by entry (an entry's fields too)."""
     merged = {key: dict(value) if key in MERGED_BY_ENTRY else value for key, value in house_rules.items()}
     for key, value in own.items():
@@ -49,45 +45,38 @@ def overlay(house_rules: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-async def create(
-    *, session: AsyncSession, campaign_id: str, data: EncounterCreate, claim: Claim | None = None
-) -> Reply:
+async def create(session: AsyncSession, *, campaign_id: str, data: EncounterCreate) -> EncounterRecord:
     """The encounter and its combatants (full, linked characters, creatures' copies), its rules the
-    campaign's house rules overlaid with the body's, stored as they are now (RULES.md section 11)."""
+    campaign's house rules overlaid with the body's, stored as they are now (docs/rules.md, "House rules")."""
     build_ruleset(data.rules)  # refuses bad overrides before anything is written
     encounter_id, now = new_id(), utcnow()
-    async with write_transaction(session):
-        rules = overlay(await links.campaign_rules(session, campaign_id), data.rules)
-        ruleset = build_ruleset(rules)
-        encounter = EncounterRecord(
-            id=encounter_id,
-            campaign_id=campaign_id,
-            name=data.name,
-            rules=rules,
-            round=0,
-            version=1,
-            next_position=0,
-            created_at=now,
-            updated_at=now,
-            finished_at=None,
-            finish_state=None,
-            combatants=(),
-        )
-        rows: list[dict[str, Any]] = []
-        for i, body in enumerate(data.combatants):
-            so_far = dataclasses.replace(encounter, combatants=tuple(rows))
-            for values in await joining(session, so_far, body, ruleset, pointer=f"/combatants/{i}"):
-                rows.append({"id": new_id(), "encounter_id": encounter_id, "position": len(rows), **values})
-        if len(rows) > bounds.MAX_COMBATANTS:
-            raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
-        encounter = dataclasses.replace(encounter, next_position=len(rows), combatants=tuple(rows))
-        await store.insert_encounter(session, encounter)
-        await link_characters(session, encounter_id, rows)  # after the row they will name
-        reply = Reply.json(
-            201, convert.encounter_read(encounter), location=f"/v1/encounters/{encounter_id}", etag=etag(1)
-        )
-        await record(session, claim, reply)
-    return reply
+    rules = overlay(await repository.campaign_rules(session, campaign_id), data.rules)
+    ruleset = build_ruleset(rules)
+    encounter = EncounterRecord(
+        id=encounter_id,
+        campaign_id=campaign_id,
+        name=data.name,
+        rules=rules,
+        round=0,
+        version=1,
+        next_position=0,
+        created_at=now,
+        updated_at=now,
+        finished_at=None,
+        finish_state=None,
+        combatants=(),
+    )
+    rows: list[dict[str, Any]] = []
+    for i, body in enumerate(data.combatants):
+        so_far = dataclasses.replace(encounter, combatants=tuple(rows))
+        for values in await joining(session, so_far, body, ruleset, pointer=f"/combatants/{i}"):
+            rows.append({"id": new_id(), "encounter_id": encounter_id, "position": len(rows), **values})
+    if len(rows) > bounds.MAX_COMBATANTS:
+        raise Unprocessable(f"An encounter holds at most {bounds.MAX_COMBATANTS} combatants.")
+    encounter = dataclasses.replace(encounter, next_position=len(rows), combatants=tuple(rows))
+    await store.insert_encounter(session, encounter)
+    await link_characters(session, encounter_id, rows)  # after the row they will name
+    return encounter
 
 
 async def list_page(
@@ -113,41 +102,44 @@ async def current_version(database: Database, *, campaign_id: str, encounter_id:
     return await store.owned_version(database, campaign_id=campaign_id, encounter_id=encounter_id)
 
 
-@retry_stale_snapshot
 async def update(
-    *, session: AsyncSession, campaign_id: str, encounter_id: str, data: EncounterUpdate, if_match: str | None
+    session: AsyncSession,
+    *,
+    campaign_id: str,
+    encounter_id: str,
+    data: EncounterUpdate,
+    expected: ExpectedVersion = ANY_VERSION,
 ) -> EncounterRecord:
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        changes: dict[str, Any] = {}
-        if data.name is not None:
-            changes["name"] = data.name
-        if data.rules is not None:
-            require_unfinished(encounter)  # a finished fight may still be renamed
-            ruleset = build_ruleset(data.rules)
-            for i, row in enumerate(encounter.combatants):
-                try:
-                    weapon_profile(weapon_from_json(row["weapon"]), ruleset, f"/combatants/{i}/weapon")
-                    armor = Issues()
-                    check_armor(armor, row["armor"], ruleset, f"/combatants/{i}/armor")
-                    armor.raise_if_any()
-                except InvalidRound as error:
-                    raise Unprocessable(
-                        f"The new rules lack the weapon or armor of combatant {row['id']}: {error}"
-                    ) from None
-            changes["rules"] = data.rules
-        changes["updated_at"] = utcnow()
-        version = await store.bump_version(session, encounter_id, encounter.version, **changes)
-        await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    changes: dict[str, Any] = {}
+    if data.name is not None:
+        changes["name"] = data.name
+    if data.rules is not None:
+        require_unfinished(encounter)  # a finished fight may still be renamed
+        ruleset = build_ruleset(data.rules)
+        for i, row in enumerate(encounter.combatants):
+            try:
+                weapon_profile(weapon_from_json(row["weapon"]), ruleset, f"/combatants/{i}/weapon")
+                armor = Issues()
+                check_armor(armor, row["armor"], ruleset, f"/combatants/{i}/armor")
+                armor.raise_if_any()
+            except InvalidRound as error:
+                raise Unprocessable(
+                    f"The new rules lack the weapon or armor of combatant {row['id']}: {error}"
+                ) from None
+        changes["rules"] = data.rules
+    changes["updated_at"] = utcnow()
+    version = await store.bump_version(session, encounter_id, encounter.version, **changes)
+    await announce(session, Change.of_encounter(encounter_id, version))  # delivered at commit
     return dataclasses.replace(encounter, version=version, **changes)
 
 
-@retry_stale_snapshot
-async def delete(*, session: AsyncSession, campaign_id: str, encounter_id: str, if_match: str | None) -> None:
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        await store.bump_version(session, encounter_id, encounter.version)
-        if encounter.finished_at is None:
-            await links.free_all(session, encounter_id)  # nothing written back: the fight did not happen
-        await store.delete_encounter(session, encounter_id)
-        await announce(session, Change.of_encounter(encounter_id))  # no version: gone, its streams end
+async def delete(
+    session: AsyncSession, *, campaign_id: str, encounter_id: str, expected: ExpectedVersion = ANY_VERSION
+) -> None:
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    await store.bump_version(session, encounter_id, encounter.version)
+    if encounter.finished_at is None:
+        await repository.free_all(session, encounter_id)  # nothing written back: the fight did not happen
+    await store.delete_encounter(session, encounter_id)
+    await announce(session, Change.of_encounter(encounter_id))  # no version: gone, its streams end

@@ -11,7 +11,7 @@ class EncounterFinished(ServiceError):
 
 
 def require_unfinished(encounter: EncounterRecord) -> None:
-    """Changes of a finished encounter are refused (CONTRACT.md: reads, history, the stream and odds go on)."""
+    """Changes of a finished encounter are refused (reads, history, the stream and odds go on)."""
     if encounter.finished_at is not None:
         raise EncounterFinished(
             f"Encounter {encounter.id} was finished at {encounter.finished_at.isoformat()}: reopen it "

@@ -7,18 +7,15 @@ from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.campaign import links
+from app.campaign import repository
 from app.encounters import convert, screen, store
 from app.encounters.declarations import take_staged
 from app.encounters.errors import require_unfinished
 from app.encounters.schemas.round import ResolveRequest, RoundCreate
-from app.http.etags import etag
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.changefeed import Change
 from app.platform.db import Database
 from app.platform.errors import NotFound, NotLatestRound
-from app.platform.transactions import retry_stale_snapshot, write_transaction
+from app.platform.versions import ANY_VERSION, ExpectedVersion, Versioned
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, model, new_seed, resolve_round
 from app.resolver.codec import result_to_json
 from app.resolver.dice import DiceSource
@@ -59,48 +56,45 @@ def outcome(
     return before, document, changes
 
 
-@retry_stale_snapshot
 async def resolve_next_round(
+    session: AsyncSession,
     *,
     database: Database,
     campaign_id: str,
     encounter_id: str,
     round_in: RoundCreate,
-    if_match: str | None,
-    claim: Claim | None = None,
-) -> Reply:
-    """Resolve round n+1 and store it with everything needed to replay and undo it, in one transaction.
-    The session is opened here, for the transaction only (the hot path solves no session dependency)."""
-    # The encounter with its combatants, read before the transaction (one statement, a snapshot by itself,
-    # on the lightest path): the version's compare-and-set below proves it is still the state the round is
-    # resolved from, since every change to the aggregate moves that version.
-    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
+    expected: ExpectedVersion = ANY_VERSION,
+) -> Versioned[dict[str, Any]]:
+    """Resolve round n+1 and store it with everything needed to replay and undo it, in the command's
+    transaction; the round's document and the encounter's new version."""
+    # The encounter with its combatants, read through `database` before the session's first statement (one
+    # statement, a snapshot by itself, on the lightest path; the transaction's BEGIN comes after it): the
+    # version's compare-and-set below proves it is still the state the round is resolved from, since every
+    # change to the aggregate moves that version.
+    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
     require_unfinished(encounter)
-    async with database.sessions() as session, write_transaction(session):
-        # Core, not the ORM, on this hot path: the version's UPDATE, the staged declarations' DELETE, one
-        # INSERT (announcing) and one executemany.
-        number = encounter.round + 1
-        # The version's update comes first: it holds the encounter's row, which orders the staged
-        # declarations' taking.
-        version = await store.bump_version(session, encounter_id, encounter.version, round=number)
-        round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
-        before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
-        # delivered at commit: the round, then every staged declaration it took
-        await store.insert_round(
-            session,
-            encounter_id=encounter_id,
-            number=number,
-            changes=(Change.of_round(encounter_id, number, version), *cleared),
-            document=document,
-            request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-            # the rules it was resolved under too: a later PATCH may change them, and a replay must not
-            state_before={"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules},
-            state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
-        )
-        await store.write_round_states(session, changes)
-        reply = Reply.json(201, document, etag=etag(version), location=f"/v1/encounters/{encounter_id}/rounds/{number}")
-        await record(session, claim, reply)
-    return reply
+    # Core, not the ORM, on this hot path: the version's UPDATE, the staged declarations' DELETE, one
+    # INSERT (announcing) and one executemany.
+    number = encounter.round + 1
+    # The version's update comes first: it holds the encounter's row, which orders the staged
+    # declarations' taking.
+    version = await store.bump_version(session, encounter_id, encounter.version, round=number)
+    round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
+    before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
+    # delivered at commit: the round, then every staged declaration it took
+    await store.insert_round(
+        session,
+        encounter_id=encounter_id,
+        number=number,
+        changes=(Change.of_round(encounter_id, number, version), *cleared),
+        document=document,
+        request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
+        # the rules it was resolved under too: a later PATCH may change them, and a replay must not
+        state_before={"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules},
+        state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
+    )
+    await store.write_round_states(session, changes)
+    return Versioned(document, version)
 
 
 async def list_rounds(
@@ -130,34 +124,33 @@ async def get_round(
     return document, version
 
 
-@retry_stale_snapshot
 async def undo_round(
-    *, session: AsyncSession, campaign_id: str, encounter_id: str, number: int, if_match: str | None
+    session: AsyncSession, *, campaign_id: str, encounter_id: str, number: int, expected: ExpectedVersion = ANY_VERSION
 ) -> int:
-    """Undo the latest round: the encounter returns exactly to its state before it (edits since included)."""
-    async with write_transaction(session):
-        encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, if_match=if_match)
-        require_unfinished(encounter)
-        if not 1 <= number <= encounter.round:
-            raise NotFound(f"Encounter {encounter_id} has no round {number}.")
-        if number != encounter.round:
-            raise NotLatestRound(
-                f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
-            )
-        # The next position as it was, read by the version's update itself from the round's snapshot (the
-        # update comes first: it holds the encounter's row, as everything that deletes rounds does before they go).
-        next_position = store.next_position_before(encounter_id, number)
-        version = await store.bump_version(
-            session, encounter_id, encounter.version, round=number - 1, next_position=next_position
+    """Undo the latest round: the encounter returns exactly to its state before it (edits since included).
+    The encounter's new version."""
+    encounter = await store.load(session, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
+    require_unfinished(encounter)
+    if not 1 <= number <= encounter.round:
+        raise NotFound(f"Encounter {encounter_id} has no round {number}.")
+    if number != encounter.round:
+        raise NotLatestRound(
+            f"Round {number} is not the latest; undo round {encounter.round} first.", latest_round=encounter.round
         )
-        # Declarations staged after the undone round were made knowing its outcome, for the round after it:
-        # the replayed round starts from a clean slate, and every screen is told (declared: false).
-        withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
-        cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
-        changes = (Change.of_undo(encounter_id, number, version), *cleared)
-        before = await store.delete_round(session, encounter_id, number, changes)  # delivered at commit
-        await _relink(session, encounter, before["combatants"])
-        await store.restore_combatants(session, encounter, before["combatants"])
+    # The next position as it was, read by the version's update itself from the round's snapshot (the
+    # update comes first: it holds the encounter's row, as everything that deletes rounds does before they go).
+    next_position = store.next_position_before(encounter_id, number)
+    version = await store.bump_version(
+        session, encounter_id, encounter.version, round=number - 1, next_position=next_position
+    )
+    # Declarations staged after the undone round were made knowing its outcome, for the round after it:
+    # the replayed round starts from a clean slate, and every screen is told (declared: false).
+    withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
+    cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
+    changes = (Change.of_undo(encounter_id, number, version), *cleared)
+    before = await store.delete_round(session, encounter_id, number, changes)  # delivered at commit
+    await _relink(session, encounter, before["combatants"])
+    await store.restore_combatants(session, encounter, before["combatants"])
     return version
 
 
@@ -168,19 +161,14 @@ async def _relink(session: AsyncSession, encounter: convert.EncounterRecord, sav
     back = {row["id"] for row in saved}
     for kept in saved:
         if kept["id"] not in now_there and kept.get("character_id"):
-            await links.link(session, character_id=kept["character_id"], encounter_id=encounter.id)
+            await repository.link(session, character_id=kept["character_id"], encounter_id=encounter.id)
     for combatant_id, row in now_there.items():
         if combatant_id not in back and row["character_id"]:
-            await links.free(session, character_id=row["character_id"], encounter_id=encounter.id)
+            await repository.free(session, character_id=row["character_id"], encounter_id=encounter.id)
 
 
-def resolve_stateless(request: ResolveRequest) -> Reply:
+def resolve_stateless(request: ResolveRequest) -> dict[str, Any]:
+    """The round's document; nothing is stored."""
     combatants = (convert.combatant_from_schema(c.id, c) for c in request.combatants)
     groups = convert.groups_of(request.combatants)
-    return Reply.json(200, result_to_json(_resolve(request.round, combatants, groups, request, request.rules)))
-
-
-async def keep_reply(*, session: AsyncSession, claim: Claim, reply: Reply) -> None:
-    """A stateless answer changes nothing, so its key is the only thing to write."""
-    async with session.begin():
-        await claim.complete(session, reply)
+    return result_to_json(_resolve(request.round, combatants, groups, request, request.rules))

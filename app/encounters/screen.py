@@ -1,5 +1,5 @@
 """What a player or viewer token may see: the encounter as if its hidden combatants were not in it
-(CONTRACT.md, "Hidden combatants"). The owner's reads are never screened, so they cost nothing; a token's
+(README.md, "Hidden combatants"). The owner's reads are never screened, so they cost nothing; a token's
 read is one pass over the document. Who is hidden is who is hidden *now*: a round document read later
 follows the current flags, not those of its time.
 """

@@ -34,10 +34,12 @@ COMBATANTS = Table(
     Column("name", String(100)),
     Column("side", String(64)),  # None: its own side
     *stat_block_columns(),
-    Column("effects", JSONDocument, nullable=False, default=list),  # RULES.md section 12
-    Column("long_action", JSONDocument, default=None),  # section 13
+    Column("effects", JSONDocument, nullable=False, default=list),  # docs/rules.md: Effects
+    Column("long_action", JSONDocument, default=None),  # docs/rules.md: Long actions
     group_column(),
-    Column("hidden", Boolean, nullable=False, default=False, server_default="0"),  # CONTRACT.md, hidden combatants
+    Column(
+        "hidden", Boolean, nullable=False, default=False, server_default="0"
+    ),  # hidden from player and viewer tokens
     # Where it came from: a linked character of the roster (its wounds go back at the end), or a creature
     # of the bestiary (a copy). No foreign key: a deleted character or creature leaves the history alone.
     Column("character_id", String(36), index=True),

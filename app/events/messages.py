@@ -1,4 +1,4 @@
-"""The SSE messages of CONTRACT.md's "Table play": `event:`, `id:` (the encounter's version) and one
+"""The SSE messages of the stream (README.md, "Table play"): `event:`, `id:` (the encounter's version) and one
 JSON `data:` line."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 from sse_starlette import ServerSentEvent
 
-from app.http.responses import render_json
+from app.platform.rendering import render_json
 
 
 def message(kind: str, version: int, data: Any) -> bytes:

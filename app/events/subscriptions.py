@@ -24,7 +24,7 @@ class Event:
     kind: str
     version: int
     message: bytes  # the whole SSE message: event, id and data lines
-    # For player and viewer tokens (CONTRACT.md, hidden combatants): the message screened of the hidden
+    # For player and viewer tokens (README.md, "Hidden combatants"): the message screened of the hidden
     # combatants (None: the same message), or not sent at all (an event about a hidden combatant alone).
     token_message: bytes | None = None
     hidden_from_tokens: bool = False

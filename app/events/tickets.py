@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, delete, insert, select
 from app.access.service import Principal, hash_secret, in_fight
 from app.access.tables import CREDENTIALS
 from app.events.tables import STREAM_TICKETS
-from app.platform.db import Database
+from app.platform.db import Database, write_connection
 from app.platform.errors import ServiceError
 
 LIFETIME = timedelta(seconds=60)
@@ -70,7 +70,7 @@ async def issue(database: Database, *, principal: Principal, encounter_id: str) 
     now = _now()
     secret = PREFIX + secrets.token_urlsafe(32)  # 256 random bits: a fast hash is enough, as for keys
     # Writes: a transaction of their own (Database.rows is for reads; on SQLite it would not keep them).
-    async with database.engine.begin() as connection:
+    async with write_connection(database.engine) as connection:
         await connection.execute(PURGE, {"now": now})
         issued = await connection.execute(
             ISSUE,
@@ -88,7 +88,7 @@ async def issue(database: Database, *, principal: Principal, encounter_id: str) 
 async def redeem(database: Database, *, ticket: str, encounter_id: str) -> Principal:
     """The principal the ticket stands for; 401 when it is unknown, used, expired, for another encounter,
     or its credential was revoked."""
-    async with database.engine.begin() as connection:
+    async with write_connection(database.engine) as connection:
         used = (
             await connection.execute(
                 REDEEM, {"secret_hash": hash_secret(ticket), "encounter_id": encounter_id, "now": _now()}

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from starlette.responses import Response
 
-from app.platform.errors import PreconditionFailed
+from app.platform.versions import ANY_VERSION, ExpectedVersion
+
+_STRONG_VERSION = re.compile(r'"(0|[1-9][0-9]{0,17})"')  # etag(version), and nothing else
 
 
 def etag(version: int) -> str:
@@ -24,16 +28,19 @@ def _tags(header: str) -> list[str]:
     return tags
 
 
-def check_if_match(if_match: str | None, version: int) -> None:
-    """RFC 9110 If-Match with strong comparison: a stale or weak tag is a 412."""
+def expected_version(if_match: str | None) -> ExpectedVersion:
+    """RFC 9110 If-Match with strong comparison, as the versions it names: a weak or foreign tag names
+    none (the repository's check then answers 412, `StaleVersion`); `*` or no header: any."""
     if if_match is None:
-        return
+        return ANY_VERSION
     tags = _tags(if_match)
-    if "*" in tags or etag(version) in tags:
-        return
-    raise PreconditionFailed(
-        f"If-Match {if_match} does not match the current ETag {etag(version)}", current_etag=etag(version)
-    )
+    if "*" in tags:
+        return ANY_VERSION
+    return ExpectedVersion(frozenset(int(tag[1:-1]) for tag in tags if _STRONG_VERSION.fullmatch(tag)))
+
+
+def stale_detail(if_match: str | None, current: int) -> str:
+    return f"If-Match {if_match} does not match the current ETag {etag(current)}"
 
 
 def still_current(if_none_match: str | None, version: int) -> bool:

@@ -1,7 +1,8 @@
 """The Idempotency-Key dependency: claim before the work, replay a stored answer, release on failure.
 
-A key's scope is the caller's (its campaign, or its address when anonymous), which access knows: access
-builds the dependency with `idempotency_dependency(its scope dependency)`, so nothing here looks up.
+A key's scope is the caller's (its campaign, or its address when anonymous), which access knows: it builds
+the dependency with `idempotency_dependency(its scope dependency)` (app/access/deps.py), so nothing here
+looks up.
 """
 
 # No `from __future__ import annotations`: FastAPI reads the nested dependency's annotations, which a

@@ -10,7 +10,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
 from app.http.problems.catalogue import CATALOGUE
-from app.http.problems.handlers import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
+from app.platform.rendering import PROBLEM_MEDIA_TYPE, TYPE_PREFIX
 
 PROBLEM_SCHEMA = {
     "type": "object",
@@ -65,7 +65,17 @@ DESCRIPTIONS = {
 }
 NO_DATABASE = {"/healthz", "/v1/rules", "/problems", "/problems/{slug}"}
 OPEN = {"/healthz", "/readyz", "/v1/rules", "/problems", "/problems/{slug}"}
-CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve", "/v1/odds"}  # open to all; a key, if sent, must be valid
+# open to all; a key, if sent, must be valid
+CREDENTIALS_OPTIONAL = {"/v1/campaigns", "/v1/resolve", "/v1/odds", "/v1/campaigns/import"}
+EVENTS = "/v1/encounters/{encounter_id}/events"  # a key or token, or a stream ticket in the query
+STREAM_TICKET_SCHEME = {
+    "type": "apiKey",
+    "in": "query",
+    "name": "ticket",
+    "description": "A single-use stream ticket (POST …/stream-tickets), for an EventSource, which cannot send "
+    "Authorization.",
+}
+SERVERS = [{"url": "http://127.0.0.1:8000", "description": "A local run (make run); behind a proxy, its address."}]
 
 
 METRICS = "/metrics"
@@ -90,6 +100,8 @@ def problem_statuses(path: str, method: str) -> set[int]:
             statuses |= {409, 412}
     if path == "/problems/{slug}":
         statuses.add(404)
+    if path == "/v1/encounters" and method == "post":
+        statuses.add(404)  # a combatant made from a character or creature the campaign does not have
     if method == "post":
         statuses |= {400, 409, 413, 415}  # 400: a malformed Idempotency-Key or an unreadable body
     if method in ("patch", "put"):
@@ -292,6 +304,77 @@ def defaults_in_words(schema: dict[str, Any]) -> None:
                 prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
 
 
+def _plain_header(parameter: dict[str, Any]) -> None:
+    """An optional header is a string or absent, never null: `anyOf [string, null]` becomes the string."""
+    schema = parameter.get("schema", {})
+    members = schema.get("anyOf")
+    if parameter.get("in") == "header" and isinstance(members, list):
+        kept = [m for m in members if m.get("type") != "null"]
+        if len(kept) == 1:
+            parameter["schema"] = {**{k: v for k, v in schema.items() if k != "anyOf"}, **kept[0]}
+
+
+def _items_everywhere(node: Any) -> None:
+    """Every array schema says what it holds (a `not` branch pydantic writes may leave `items` out)."""
+    if isinstance(node, dict):
+        if node.get("type") == "array" and "items" not in node:
+            node["items"] = {}
+        for value in node.values():
+            _items_everywhere(value)
+    elif isinstance(node, list):
+        for value in node:
+            _items_everywhere(value)
+
+
+DOCUMENT = "CampaignDocument"  # the export's answer and the import's body: one schema for both
+
+
+def _rename_refs(node: Any, renamed: dict[str, str]) -> None:
+    """Every reference to a renamed schema ($ref, and a discriminator's mapping) points at its new name."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and key in ("$ref",) or (key == "mapping" and isinstance(value, dict)):
+                targets = value if isinstance(value, dict) else {key: value}
+                for slot, ref in list(targets.items()):
+                    name = ref.rsplit("/", 1)[1] if ref.startswith("#/components/schemas/") else None
+                    if name in renamed:
+                        targets[slot] = f"#/components/schemas/{renamed[name]}"
+                if not isinstance(value, dict):
+                    node[key] = targets[key]
+            else:
+                _rename_refs(value, renamed)
+    elif isinstance(node, list):
+        for value in node:
+            _rename_refs(value, renamed)
+
+
+def document_schemas(schema: dict[str, Any]) -> set[str]:
+    """The campaign document's schema and every schema inside it."""
+    schemas = schema["components"]["schemas"]
+    return {DOCUMENT} | _schema_refs(schemas[DOCUMENT], schemas, set()) if DOCUMENT in schemas else set()
+
+
+def document_of_its_own(schema: dict[str, Any]) -> None:
+    """The document is typed once, so a client passes what it exported to the import as it is; the request
+    schemas it holds inside (a stored round's request: RoundCreate, its actions) are copied under names of
+    its own (Stored…), so the originals stay request-only, their defaults said in words."""
+    schemas = schema["components"]["schemas"]
+    if DOCUMENT not in schemas:
+        return
+    inside = document_schemas(schema) - {DOCUMENT}
+    others: set[str] = set()
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            body = operation.get("requestBody", {})
+            if DOCUMENT not in json.dumps(body):
+                _schema_refs([body, operation.get("parameters", [])], schemas, others)
+    renamed = {name: f"Stored{name}" for name in sorted(inside & others)}
+    for name, copy in renamed.items():
+        schemas[copy] = {**json.loads(json.dumps(schemas[name])), "title": copy}
+    for name in {DOCUMENT} | (inside - set(renamed)) | set(renamed.values()):
+        _rename_refs(schemas[name], renamed)
+
+
 def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
@@ -299,8 +382,12 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
     schema["components"]["headers"] = HEADERS
-    schema["components"].setdefault("securitySchemes", {})["MetricsToken"] = METRICS_TOKEN_SCHEME
+    schemes = schema["components"].setdefault("securitySchemes", {})
+    schemes["MetricsToken"] = METRICS_TOKEN_SCHEME
+    schemes["StreamTicket"] = STREAM_TICKET_SCHEME
+    schema["servers"] = SERVERS
     standard_bounds(schema)
+    _items_everywhere(schema["components"]["schemas"])
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
@@ -320,8 +407,14 @@ def build_openapi(app: FastAPI, extra_statuses: Any = None) -> dict[str, Any]:
                 operation["security"] = [{}, {"HTTPBearer": []}]
             if path == METRICS:
                 operation["security"] = [{}, {"MetricsToken": []}]
+            if path == EVENTS:
+                operation["security"] = [{"HTTPBearer": []}, {"StreamTicket": []}]
+            operation.setdefault("security", [{}])  # the rest: open to all, said so
+            for parameter in operation.get("parameters", []):
+                _plain_header(parameter)
             _declare_headers(path, method, operation)
     _add_links(schema)
+    document_of_its_own(schema)
     defaults_in_words(schema)
     return schema
 

@@ -1,16 +1,10 @@
-"""The HTTP parameters every router shares: conditional-request headers, paging, the caller's address."""
+"""The HTTP parameters every router shares: conditional-request headers and paging."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Header, Query, Request
-
-
-def client_address(request: Request) -> str:
-    """The caller's address (behind a proxy, uvicorn's --proxy-headers puts the real one here)."""
-    return request.client.host if request.client else "unknown"
-
+from fastapi import Header, Query
 
 IfMatch = Annotated[
     str | None,

@@ -1,24 +1,16 @@
-"""JSON rendering and complete replies.
-
-orjson with sorted keys, so a stored round is returned byte for byte as it was first sent
-(PostgreSQL's JSONB does not keep key order, so the order must not depend on it).
-"""
+"""Complete replies: status, body and headers (JSON rendered by app/platform/rendering.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from starlette.responses import Response
 
 from app.idempotency.keys import StoredReply
+from app.platform.rendering import render_json
 
 JSON_MEDIA_TYPE = "application/json"
-
-
-def render_json(content: Any) -> bytes:
-    return orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""The odds policy's rounds played on a few integers per combatant (CONTRACT.md "Odds"; RULES.md
-sections 5-7 and 12).
+"""The odds policy's rounds played on a few integers per combatant (README.md, "Odds"; docs/rules.md from
+"Initiative" to "Bleeding at the end of a turn", and "Effects").
 
 resolve_round is where the rules live, and it answers a round with everything a table reads back:
 every action's outcome, every die under its key, each combatant's new state. An odds request reads
@@ -12,7 +12,8 @@ So a fight played here ends exactly as the same fight played round by round thro
 which POST /v1/resolve replays: tests/odds/test_arena.py checks it on random encounters and rulesets,
 state after state. Change a rule in the resolver and that test points here.
 
-Groups (section 14) are: a member's first delay die is its group's, `group:<name>.initiative.1`, one key
+Groups (docs/rules.md: Holding and groups) are: a member's first delay die is its group's,
+`group:<name>.initiative.1`, one key
 for all of them, so SeededDice gives each the same value, as resolve_round's one shared roll. The policy
 declares no holds.
 
@@ -37,7 +38,7 @@ ACTIVE, UNCONSCIOUS, DEAD = 0, 1, 2  # wounds.SEVERITY of each status: a status 
 D20 = 20
 FOREVER = 1 << 60  # the last round of an effect that lasts until removed
 
-# An action in the round is one int whose order is section 5's: higher score first, then higher
+# An action in the round is one int whose order is docs/rules.md's "Initiative": higher score first, then higher
 # initiative (as entered), then the actor's id (code point by code point: its rank among the ids),
 # then seq. Equal keys above TICK_SHIFT make a tick. Ints are cheaper to build and compare than tuples.
 SEQ_BITS = 3  # attacks_per_round <= 4
@@ -122,7 +123,7 @@ class Fighter:
         self.bleed = bleed
         self.effects = effects  # never changed: an effect's end is read from its `until`
         self.target = 0  # the index of this round's target
-        # the sums over the effects that count this round (section 12), set as the round begins
+        # the sums over the effects that count this round (docs/rules.md: Effects), set as the round begins
         self.effect_attack = 0
         self.effect_defense = 0
         self.effect_initiative = 0
@@ -239,7 +240,7 @@ class Arena:
 
     def schedule(self, fighters: list[Fighter], seed: int, dice: SeededDice) -> list[int]:
         """The policy's declarations (each active combatant attacks one standing foe, picked with the
-        round's seed) and their scores (section 5), balanced stance, no technical action but a draw."""
+        round's seed) and their scores (docs/rules.md: Initiative), balanced stance, no technical action but a draw."""
         picks = target_picks(seed, len(fighters))
         foes_of: dict[int, list[Fighter]] = {}
         actions: list[int] = []

@@ -6,27 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from app.resolver.codec import combatant_to_json, lasting_to_json, result_to_json
-from app.resolver.model import Attack, Combatant, Declaration
+from app.resolver.codec import combatant_to_json, declaration_to_json, lasting_to_json, result_to_json
+from app.resolver.model import Combatant
 
 from .seeds import fight_seed
 from .simulate import FightSetup, play_rounds
 
 
-def declaration_to_json(declaration: Declaration) -> dict[str, Any]:
-    action = declaration.action
-    if not isinstance(action, Attack):  # the odds policy declares attacks and nothing else
-        raise TypeError(f"the odds policy never declares {type(action).__name__}")
-    return {
-        "combatant": declaration.combatant,
-        "stance": declaration.stance,
-        "action": {"type": "attack", "targets": list(action.targets)},
-    }
-
-
-def state_to_json(c: Combatant) -> dict[str, Any]:
-    """A combatant as a /v1/resolve body takes it; effects and a long action only when it has them
-    (the resolve endpoint's schema takes them once the service carries them)."""
+def combatant_body(c: Combatant) -> dict[str, Any]:
+    """A combatant as a /v1/resolve body takes it: the codec's fields, its effects and long action only
+    when it has them."""
     document = combatant_to_json(c)
     if c.effects or c.long_action is not None:
         document.update(lasting_to_json(c))
@@ -43,7 +32,7 @@ def fight_rounds(
         body = {
             "round": played.state.round,
             "rules": dict(rules),
-            "combatants": [state_to_json(c) for c in played.state.combatants],
+            "combatants": [combatant_body(c) for c in played.state.combatants],
             "declarations": [declaration_to_json(d) for d in played.state.declarations],
             "dice": document["dice"],
             "seed": played.seed,

@@ -1,4 +1,4 @@
-"""The seeds an odds request derives (CONTRACT.md "Odds"): fight k plays with fight_seed(seed, k),
+"""The seeds an odds request derives (README.md, "Odds"): fight k plays with fight_seed(seed, k),
 round r of it with round_seed(fight seed, r). The round seed rolls the round's dice (the resolver's
 keys, SeededDice) and picks the targets (target_picks), so POST /v1/resolve with that seed replays
 the round exactly. Both ways of playing a fight (simulate and arena) draw from here."""
@@ -40,3 +40,14 @@ def target_picks(seed: int, count: int) -> list[int]:
 def pick(word: int, count: int) -> int:
     """Multiply-shift maps a 64-bit word onto 0..count-1 (as SeededDice maps one onto a die's faces)."""
     return word * count >> 64
+
+
+def timeline_seed(encounter_id: str, round_number: int) -> int:
+    """The seed of an encounter's timeline point k (CONTRACT.md: from the encounter id and k): the same
+    stored rounds give the same point on every instance."""
+    return _derive("timeline", encounter_id, round_number)
+
+
+def batch_seed(seed: int, first: int) -> int:
+    """The seed of the vectorised batch of fights first.. of a request with this seed."""
+    return _derive("batch", seed, first)

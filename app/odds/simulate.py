@@ -1,4 +1,4 @@
-"""Play a fight forward many times from one state (CONTRACT.md "Odds"). Pure: the standard library
+"""Play a fight forward many times from one state (README.md, "Odds"). Pure: the standard library
 and the resolver only, so a worker process can run it and any fight can be replayed round by round.
 
 Policy: each round every active combatant attacks (all its attacks) one standing (active or
@@ -41,7 +41,8 @@ class FightSetup:
     sides: tuple[str, ...]  # one per combatant, in the same order
     ruleset: Ruleset
     first_round: int  # the number of the first round played (an encounter's next round)
-    # RULES.md section 14: combatant id -> its group (whose members share one delay die), as RoundInput.groups
+    # docs/rules.md, Holding and groups: combatant id -> its group (whose members share one delay die), as
+    # RoundInput.groups
     groups: Mapping[str, str] = field(default_factory=dict)
     # Declarations are immutable and the same (attacker, target) pair recurs in every fight: made
     # once, they cost a dict lookup instead of two frozen dataclasses per attacker and round.
@@ -105,7 +106,7 @@ def declarations_for(setup: FightSetup, combatants: Sequence[Combatant], seed: i
 
 
 def _after(combatants: Sequence[Combatant], result: RoundResult) -> tuple[Combatant, ...]:
-    """The combatants as the round left them (what a round changes, RULES.md; the rest as given)."""
+    """The combatants as the round left them (what a round changes; the rest as given)."""
     return tuple(_with_state(c, s) for c, s in zip(combatants, result.combatants))
 
 

@@ -6,7 +6,9 @@ workers in any way and the merged counts, hence the answer, are the same.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
@@ -53,12 +55,26 @@ class Tally:
         self.rounds[outcome.rounds] += times
 
 
-def play_fights(setup: FightSetup, seed: int, first: int, count: int, max_rounds: int) -> Tally:
-    """Fights first..first+count-1 of a request with this seed."""
+def play_fights(
+    setup: FightSetup, seed: int, first: int, count: int, max_rounds: int, stopped: Callable[[], bool] | None = None
+) -> Tally:
+    """Fights first..first+count-1 of a request with this seed; fewer if `stopped()` turns true between two."""
     tally = Tally()
     for k in range(first, first + count):
+        if stopped is not None and stopped():
+            break
         tally.add(play_fight(setup, fight_seed(seed, k), max_rounds))
     return tally
+
+
+# The runner's stop flags (app/odds/runner.py), as this worker (process or thread) was given them when it
+# started: a request whose client went away has its flag raised, and its chunks stop at the next fight.
+_worker = threading.local()
+
+
+def watch_stops(flags: Sequence[int]) -> None:
+    """The pool's initializer: this worker's view of the runner's stop flags (shared memory)."""
+    _worker.stops = flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +88,25 @@ class OddsJob:
     first_round: int
     seed: int
     max_rounds: int
-    groups: dict[str, str] = field(default_factory=dict)  # RULES.md section 14: who shares a delay die
+    groups: dict[str, str] = field(default_factory=dict)  # docs/rules.md, Holding and groups: who shares a delay die
+    stop_slot: int = -1  # the request's stop flag in the runner's shared flags; -1: none
 
     def setup(self) -> FightSetup:
         return FightSetup(self.combatants, self.sides, build_ruleset(self.rules), self.first_round, self.groups)
 
+    def __reduce__(self) -> tuple[type[OddsJob], tuple[Any, ...]]:
+        # Pickled to the odds processes by its constructor's arguments: compiled by mypyc (the image, `make
+        # run`), the default unpickling sets the frozen fields one by one and the dataclass refuses.
+        fields = (self.combatants, self.sides, self.rules, self.first_round, self.seed, self.max_rounds, self.groups)
+        return OddsJob, fields
+
 
 def play_chunk(job: OddsJob, first: int, count: int) -> Tally:
-    """What a worker process runs: fights first..first+count-1 of the job."""
-    return play_fights(job.setup(), job.seed, first, count, job.max_rounds)
+    """What a worker process runs: fights first..first+count-1 of the job, fewer if its request is stopped."""
+    stops: Sequence[int] | None = getattr(_worker, "stops", None)
+    slot = job.stop_slot
+    stopped = None if stops is None or slot < 0 else (lambda: stops[slot] != 0)
+    return play_fights(job.setup(), job.seed, first, count, job.max_rounds, stopped)
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -115,7 +141,7 @@ def _share(count: int, total: int) -> float:
 
 
 def summarize(setup: FightSetup, tally: Tally, seed: int) -> dict[str, Any]:
-    """The answer of CONTRACT.md "Odds", as a JSON-ready document."""
+    """The answer of POST .../odds (README.md, "Odds"), as a JSON-ready document."""
     sides = list(dict.fromkeys(setup.sides))  # every side, in the order it first appears
     answer_sides = []
     for side in sides:

@@ -7,16 +7,21 @@ single statements use `Database.rows`, autocommitted (one statement sees one sna
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import asyncio
+import os
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs upstream
 import orjson
 from sqlalchemy import JSON, DateTime, Dialect, Executable, MetaData, Row, Select, TypeDecorator, event, make_url, text
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import QueuePool
 
 from app.config import Settings
@@ -104,6 +109,128 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE) else "BEGIN")
 
 
+# --- one writer at a time per SQLite file --------------------------------------------------------------
+#
+# SQLite has one write lock per file. Left to itself, a writer that finds it taken sleeps and polls in its
+# driver thread (the busy handler: 1, 2, 5 ... 100 ms naps), so under a stream of rounds another campaign's
+# write waits long and unfairly, and gives up with "database is locked" after the busy timeout. Within one
+# process we queue writers instead: the first write statement of a transaction waits for this file's gate
+# (FIFO, woken the moment the previous writer's transaction ends), and holds it until its transaction ends.
+# Reads never wait for it (WAL). The gate is taken at the first *write*, not at BEGIN, so a use case that
+# reads, then writes keeps the optimistic compare-and-set it was written for (two requests from the same
+# state: one 409); such a transaction may find its snapshot stale when it writes (another writer committed
+# since it read), and app/platform/transactions.py re-runs it. Other processes (workers, combat-admin)
+# still meet at SQLite's own lock, with the busy timeout. Everything that writes to the service's database
+# in this process (use cases, the background jobs' own engines) goes through `writer_gate`.
+
+HELD_GATE = "writer_gate"
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, WriterGate]] = weakref.WeakKeyDictionary()
+_busy_timeouts: dict[str, float] = {}  # seconds, by file, from the engine's settings
+
+
+class WriterGate:
+    """The queue of this process's writers to one SQLite file."""
+
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
+
+    async def acquire(self) -> None:
+        holder = self._holder
+        if holder is not None and holder.done() and self._lock.locked():
+            self.release()  # its task died without ending its transaction: the gate must not stay shut
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise ServiceUnavailable("The database was busy with other writes for too long.") from None
+        self._holder = asyncio.current_task()
+
+    def release(self) -> None:
+        self._holder = None
+        if self._lock.locked():
+            self._lock.release()
+
+    @asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        await self.acquire()
+        try:
+            yield
+        finally:
+            self.release()
+
+
+def _file_key(url: Any) -> str:
+    database = url.database or ""
+    return os.path.realpath(database) if database and database != ":memory:" else f"memory:{database}"
+
+
+def writer_gate(engine: AsyncEngine | None) -> WriterGate | None:
+    """This process's gate for the engine's SQLite file (every engine on the same file shares it, on the
+    running event loop); None on PostgreSQL, whose writers lock rows, not the database."""
+    if engine is None or engine.dialect.name != "sqlite":
+        return None
+    key = _file_key(engine.url)
+    gates = _gates.setdefault(asyncio.get_running_loop(), {})
+    gate = gates.get(key)
+    if gate is None:
+        gate = gates[key] = WriterGate(_busy_timeouts.get(key, 5.0))
+    return gate
+
+
+def _writes(statement: Any) -> bool:
+    return bool(getattr(statement, "is_dml", False))
+
+
+class _GatedSyncSession(Session):
+    pass
+
+
+@event.listens_for(_GatedSyncSession, "after_transaction_end")
+def _let_next_writer_in(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:
+        gate = session.info.pop(HELD_GATE, None)
+        if gate is not None:
+            gate.release()
+
+
+class GatedSession(AsyncSession):
+    """A session whose first write statement waits for the file's writer gate (SQLite only), held until its
+    transaction ends (commit, rollback or close)."""
+
+    sync_session_class = _GatedSyncSession
+
+    async def _enter_gate(self, statement: Any) -> None:
+        if HELD_GATE in self.info or not _writes(statement):
+            return
+        gate = writer_gate(self.bind if isinstance(self.bind, AsyncEngine) else None)
+        if gate is not None:
+            await gate.acquire()
+            self.info[HELD_GATE] = gate
+
+    async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        await self._enter_gate(statement)
+        return await super().execute(statement, *args, **kwargs)
+
+    async def scalar(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        await self._enter_gate(statement)
+        return await super().scalar(statement, *args, **kwargs)
+
+
+@asynccontextmanager
+async def write_connection(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A connection in a transaction that writes (the gate held throughout, on SQLite), committed at the end:
+    for writers below the session (stream tickets, background jobs on an engine of their own)."""
+    gate = writer_gate(engine)
+    if gate is None:
+        async with engine.begin() as connection:
+            yield connection
+        return
+    async with gate.held(), engine.begin() as connection:
+        yield connection
+
+
 def make_sqlite_folder(database_url: str) -> None:
     """An SQLite file's folder (var/ by default) is made on first use: a fresh clone has none."""
     url = make_url(database_url)
@@ -118,6 +245,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
         make_sqlite_folder(url)
         engine = create_async_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads)
         _configure_sqlite(engine, settings.sqlite_busy_timeout_ms)
+        _busy_timeouts[_file_key(engine.url)] = settings.sqlite_busy_timeout_ms / 1000
         return engine
     return create_async_engine(
         url,
@@ -137,7 +265,11 @@ class Database:
 
     def __init__(self, settings: Settings):
         self.engine = make_engine(settings)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # Typed as plain AsyncSessions: the gate is invisible to the code that uses them.
+        self.sessions = cast(
+            "async_sessionmaker[AsyncSession]",
+            async_sessionmaker(self.engine, expire_on_commit=False, class_=GatedSession),
+        )
         # Same pool; no BEGIN/COMMIT around a single statement. Not AUTOCOMMIT on SQLite: switching a
         # connection's isolation level costs a PRAGMA each time it goes back to the pool.
         single = {SINGLE_STATEMENT: True} if settings.is_sqlite else {"isolation_level": "AUTOCOMMIT"}
@@ -146,8 +278,12 @@ class Database:
         self._compiled: dict[Select[Any], tuple[str, tuple[str, ...]]] | None = None if settings.is_sqlite else {}
 
     async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row[Any]]:
-        """One statement, committed by itself (a write too: an INSERT ... RETURNING, say)."""
-        async with self._autocommit.connect() as connection:
+        """One statement, committed by itself (a write too: an INSERT ... RETURNING, say, through the gate)."""
+        gate = writer_gate(self.engine) if _writes(statement) else None
+        if gate is None:
+            async with self._autocommit.connect() as connection:
+                return (await connection.execute(statement, parameters)).all()
+        async with gate.held(), self._autocommit.connect() as connection:
             return (await connection.execute(statement, parameters)).all()
 
     async def read(self, statement: Select[Any], parameters: Mapping[str, Any]) -> Sequence[Sequence[Any]]:

@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 
+def pointer(location: tuple[Any, ...]) -> str:
+    """('body', 'combatants', 0, 'id') -> '/combatants/0/id' (RFC 6901 escaping): where an error points."""
+    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in location]
+    return "/" + "/".join(parts) if parts else ""
+
+
 class ServiceError(Exception):
     """A refusal of the service layer; subclasses fix status, type and title."""
 
@@ -50,3 +56,12 @@ class PayloadTooLarge(ServiceError):
 class ServiceUnavailable(ServiceError):
     status, type, title = 503, "database-unavailable", "The database is unavailable; retry shortly"
     headers = {"Retry-After": "1"}
+
+
+class StaleVersion(PreconditionFailed):
+    """The resource is not at a version the change expected (the caller's If-Match): app/http words the
+    answer with the header it was sent."""
+
+    def __init__(self, current: int):
+        super().__init__(f"The resource is at version {current}, not at one the request expected.")
+        self.current = current

@@ -1,9 +1,10 @@
 """One transaction per use case, and what a lost race at the database becomes (a 409 to retry).
 
 PostgreSQL decides a compare-and-set in the UPDATE itself (READ COMMITTED re-checks the row). SQLite
-has one write lock for the whole file, and a transaction whose snapshot went stale cannot take it, even
-when another *encounter* changed; `retry_stale_snapshot` re-runs such a use case, remembering the
-version first read, so only a change to the same encounter is a 409.
+has one write lock for the whole file (writers queue for it: app/platform/db.py, `writer_gate`), and a
+transaction whose snapshot went stale cannot take it, even when another *campaign* changed;
+`retry_stale_snapshot` re-runs such a use case, remembering the version first read, so only a change to
+the same encounter is a 409. Every use case that reads, then writes is wrapped in it.
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ STALE_RETRIES = 20
 first_read_version: ContextVar[int | None] = ContextVar("first_read_version", default=None)
 
 
-class StaleSnapshot(Exception):
-    """SQLite refused the write lock to a transaction that read an older state of the database."""
+retrying: ContextVar[bool] = ContextVar("retrying", default=False)
 
-    def __init__(self, read_version: int):
+
+class StaleSnapshot(Exception):
+    """SQLite refused the write lock to a transaction that read an older state of the database (of the
+    encounter at `read_version`, when the write was its compare-and-set)."""
+
+    def __init__(self, read_version: int | None = None):
         self.read_version = read_version
 
 
@@ -53,7 +58,9 @@ def retry_stale_snapshot(use_case: Callable[P, Awaitable[R]]) -> Callable[P, Awa
 
     @wraps(use_case)
     async def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = first_read_version.set(None)
+        if retrying.get():
+            return await use_case(*args, **kwargs)  # a use case calling another: the outer one re-runs both
+        token, inside = first_read_version.set(None), retrying.set(True)
         try:
             for attempt in range(STALE_RETRIES):
                 try:
@@ -61,9 +68,13 @@ def retry_stale_snapshot(use_case: Callable[P, Awaitable[R]]) -> Callable[P, Awa
                 except StaleSnapshot as stale:
                     if first_read_version.get() is None:
                         first_read_version.set(stale.read_version)
-                    await asyncio.sleep(random.uniform(0.001, 0.004) * (attempt + 1))  # jitter: let the writer finish
+                except OperationalError as error:  # a write outside the compare-and-sets (an INSERT, say)
+                    if not is_sqlite_busy(error):
+                        raise
+                await asyncio.sleep(random.uniform(0.001, 0.004) * (attempt + 1))  # jitter: let the writer finish
             raise Conflict("The database was too busy to take this change. Resend it.")
         finally:
+            retrying.reset(inside)
             first_read_version.reset(token)
 
     return run
@@ -84,6 +95,8 @@ async def write_transaction(session: AsyncSession) -> AsyncIterator[None]:
         async with session.begin():
             yield
     except DBAPIError as error:
+        if retrying.get() and is_sqlite_busy(error):
+            raise StaleSnapshot() from error  # the use case runs again on a fresh snapshot
         if is_write_conflict(error):
             raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
         raise

@@ -18,16 +18,19 @@ import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from app.access.service import issue
 from app.access.tables import CAMPAIGNS
 from app.config import Settings, get_settings
 from app.platform.db import Database
 from app.platform.errors import ServiceError
+from app.platform.transactions import write_transaction
 from app.portability import export, imports
 from app.webhooks import admin as webhooks_admin
 
@@ -50,15 +53,14 @@ async def export_to(database: Database, campaign_id: str, out: BinaryIO, console
     out.flush()
 
 
-async def import_from(database: Database, body: bytes, console: Console) -> tuple[str, str]:
-    document, raw = imports.parse(body)
-    rows = sum(1 + len(e.combatants) + len(e.staged) + len(e.rounds) for e in document.encounters)
-    rows += len(document.characters) + len(document.creatures)
+async def import_from(database: Database, source: IO[bytes], console: Console) -> tuple[str, str]:
+    """The document read twice from the file, never whole (app/portability/imports.py)."""
+    checked = await asyncio.to_thread(imports.check, source)
     with _progress(console) as progress:
-        task = progress.add_task("rows imported", total=rows)
-        async with database.sessions() as session:
+        task = progress.add_task("rows imported", total=checked.rows)
+        async with database.sessions() as session, write_transaction(session):
             created = await imports.import_campaign(
-                session=session, document=document, raw=raw, progress=lambda n: progress.advance(task, n)
+                session, source=source, checked=checked, progress=lambda n: progress.advance(task, n)
             )
     return created.id, created.key.secret
 
@@ -82,16 +84,32 @@ async def webhooks(database: Database, arguments: argparse.Namespace, settings: 
     else:
         hours = settings.webhook_prune_after_hours if arguments.older_than_hours is None else arguments.older_than_hours
         print(f"{await webhooks_admin.purge(database, hours)} events purged")
+NOT_MIGRATED = (
+    "the database at DATABASE_URL has no tables yet (it was never migrated). Create them first, with the "
+    "same DATABASE_URL: `alembic upgrade head` (in a checkout: `make migrate`; with compose: "
+    "`docker compose run --rm migrate`), then run this command again. Nothing was written."
+)
+
+
+async def migrated(database: Database) -> bool:
+    """Whether Alembic has made the schema (its version table exists and holds a revision)."""
+    try:
+        return bool(await database.rows(text("SELECT version_num FROM alembic_version"), {}))
+    except DBAPIError:  # no such table (SQLite), undefined table (PostgreSQL)
+        return False
 
 
 async def run(arguments: argparse.Namespace, settings: Settings) -> int:
     console = Console(stderr=True)
     database = Database(settings)
     try:
+        if not await migrated(database):
+            raise ServiceError(NOT_MIGRATED)
         if arguments.command == "export":
             await export_to(database, arguments.campaign_id, sys.stdout.buffer, console)
         elif arguments.command == "import":
-            campaign_id, key = await import_from(database, Path(arguments.file).read_bytes(), console)
+            with Path(arguments.file).open("rb") as source:
+                campaign_id, key = await import_from(database, source, console)
             print(f"campaign {campaign_id}")
             print(f"key {key}")
         elif arguments.command == "webhooks":

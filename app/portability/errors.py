@@ -15,3 +15,9 @@ class IdTaken(Conflict):
     """An id of the document that a row of this service already has."""
 
     type, title = "id-taken", "An id of the document already exists here"
+
+
+class DocumentInvalid(Unprocessable):
+    """The document's schema refused (as the API's validation-error gives it: errors with JSON pointers)."""
+
+    type, title = "validation-error", "The request is not valid"

@@ -40,33 +40,42 @@ def _replays(encounter: EncounterPart, number: int, stored: dict[str, Any]) -> b
     )
 
 
-def check(document: CampaignDocument, raw: dict[str, Any]) -> int:
-    """Every round of the document replayed (raw: the document as sent); the number of rounds checked.
-    The first that does not come out again: 422 naming its encounter and number."""
-    checked = 0
+def check_rules(rules: dict[str, Any]) -> None:
+    """The campaign's house rules make a ruleset, or 422."""
     try:
-        build_ruleset(document.campaign.rules)
+        build_ruleset(rules)
     except Exception as error:  # noqa: BLE001 (any refusal of the rules is the document's fault)
         raise Unprocessable(f"The campaign's house rules are not a valid ruleset: {error}") from None
-    for encounter, sent in zip(document.encounters, raw["encounters"]):
+
+
+def check_encounter(encounter: EncounterPart, sent: dict[str, Any]) -> int:
+    """Every round of one encounter replayed, in order (sent: the encounter as sent); the number checked.
+    The first that does not come out again: 422 naming its encounter and number."""
+    try:
+        build_ruleset(encounter.rules)
+    except Exception as error:  # noqa: BLE001
+        raise Unprocessable(
+            f"The rules of encounter {encounter.id} are not a valid ruleset: {error}", encounter=encounter.id
+        ) from None
+    checked = 0
+    for stored in sent["rounds"]:
+        number = stored["number"]
         try:
-            build_ruleset(encounter.rules)
-        except Exception as error:  # noqa: BLE001
-            raise Unprocessable(
-                f"The rules of encounter {encounter.id} are not a valid ruleset: {error}", encounter=encounter.id
-            ) from None
-        for stored in sent["rounds"]:
-            number = stored["number"]
-            try:
-                same = _replays(encounter, number, stored)
-            except Exception:  # noqa: BLE001 (a state the resolver refuses or cannot read is tampered too)
-                same = False
-            if not same:
-                raise RoundNotReplayed(
-                    f"Round {number} of encounter {encounter.id} does not come out again from its stored state, "
-                    "request and rules: the document was changed.",
-                    encounter=encounter.id,
-                    round=number,
-                )
-            checked += 1
+            same = _replays(encounter, number, stored)
+        except Exception:  # noqa: BLE001 (a state the resolver refuses or cannot read is tampered too)
+            same = False
+        if not same:
+            raise RoundNotReplayed(
+                f"Round {number} of encounter {encounter.id} does not come out again from its stored state, "
+                "request and rules: the document was changed.",
+                encounter=encounter.id,
+                round=number,
+            )
+        checked += 1
     return checked
+
+
+def check(document: CampaignDocument, raw: dict[str, Any]) -> int:
+    """Every round of a whole document replayed (raw: the document as sent); the number of rounds checked."""
+    check_rules(document.campaign.rules)
+    return sum(check_encounter(encounter, sent) for encounter, sent in zip(document.encounters, raw["encounters"]))

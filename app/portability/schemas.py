@@ -8,6 +8,7 @@ never writes one, and a whole float passing for an integer would be stored as a 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, Field, Strict, model_validator
@@ -134,19 +135,20 @@ class EncounterPart(Input):
         return self
 
 
-def _refuse_floats(value: Any, path: str = "") -> None:
-    if isinstance(value, float):
+def refuse_floats(value: Any, path: str = "") -> None:
+    if isinstance(value, (float, Decimal)):  # Decimal: how a streamed import reads a fraction
         raise ValueError(f"{path or '/'}: a number here must be an integer")
     if isinstance(value, dict):
         for key, item in value.items():
-            _refuse_floats(item, f"{path}/{key}")
+            refuse_floats(item, f"{path}/{key}")
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _refuse_floats(item, f"{path}/{index}")
+            refuse_floats(item, f"{path}/{index}")
 
 
-class CampaignDocument(Input):
-    """GET /v1/campaign/export's answer, and POST /v1/campaigns/import's body."""
+class DocumentHead(Input):
+    """Everything of the document but its encounters: what a streamed import holds whole (app/portability/stream.py
+    reads the encounters one at a time)."""
 
     format: Literal["dziedzictwo-cieni.campaign"]
     format_version: Literal[1] = Field(description="Only version 1 is known; another is refused (422).")
@@ -154,27 +156,34 @@ class CampaignDocument(Input):
     campaign: CampaignPart
     characters: Annotated[list[CharacterPart], Field(max_length=MAX_RESOURCES)]
     creatures: Annotated[list[CreaturePart], Field(max_length=MAX_RESOURCES)]
-    encounters: Annotated[list[EncounterPart], Field(max_length=MAX_RESOURCES)]
 
     @model_validator(mode="before")
     @classmethod
     def _integers_only(cls, value: Any) -> Any:
-        _refuse_floats(value)
+        refuse_floats(value)
         return value
 
     @model_validator(mode="after")
-    def _ids_once(self) -> CampaignDocument:
-        for noun, ids in (
-            ("character", [c.id for c in self.characters]),
-            ("creature", [c.id for c in self.creatures]),
-            ("encounter", [e.id for e in self.encounters]),
-            ("combatant", [c.id for e in self.encounters for c in e.combatants]),
-        ):
+    def _roster_ids_once(self) -> DocumentHead:
+        for noun, ids in (("character", [c.id for c in self.characters]), ("creature", [c.id for c in self.creatures])):
             if len(set(ids)) != len(ids):
                 raise ValueError(f"two {noun}s of the document have the same id")
-        encounters = {e.id: e for e in self.encounters}
+        return self
+
+
+class CampaignDocument(DocumentHead):
+    """GET /v1/campaign/export's answer, and POST /v1/campaigns/import's body."""
+
+    encounters: Annotated[list[EncounterPart], Field(max_length=MAX_RESOURCES)]
+
+    @model_validator(mode="after")
+    def _ids_once(self) -> CampaignDocument:
+        combatants = [c.id for e in self.encounters for c in e.combatants]
+        for noun, ids in (("encounter", [e.id for e in self.encounters]), ("combatant", combatants)):
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"two {noun}s of the document have the same id")
+        unfinished = {e.id for e in self.encounters if e.finished_at is None}
         for character in self.characters:
-            linked = encounters.get(character.encounter_id or "")
-            if character.encounter_id is not None and (linked is None or linked.finished_at is not None):
+            if character.encounter_id is not None and character.encounter_id not in unfinished:
                 raise ValueError(f"character {character.id} is linked into no unfinished encounter of the document")
         return self

@@ -14,12 +14,11 @@ from sqlalchemy import Table, and_, bindparam, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.tables import CAMPAIGNS
-from app.campaign.store import columns as stat_columns
-from app.campaign.store import folded
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.encounters import convert
 from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
 from app.platform.db import Database
+from app.vocabulary.columns import armor_folded, armor_split
 
 ID_BATCH = 500  # ids per IN (...): well under SQLite's and PostgreSQL's parameter limits
 
@@ -45,7 +44,7 @@ async def roster(session: AsyncSession, table: Table, campaign_id: str) -> list[
     )
     kept = []
     for row in rows:
-        resource = folded(_plain(row))
+        resource = armor_folded(_plain(row))
         linked = resource.pop("encounter_id", None)
         resource = {name: value for name, value in resource.items() if name not in LEFT_OUT}
         if table is CHARACTERS:
@@ -153,7 +152,7 @@ async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[Mappin
 
 
 def roster_columns(resource: Mapping[str, Any]) -> dict[str, Any]:
-    return stat_columns(resource)
+    return armor_split(resource)
 
 
 def combatant_columns(row: Mapping[str, Any]) -> dict[str, Any]:

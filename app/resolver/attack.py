@@ -1,4 +1,5 @@
-"""RULES.md sections 6, 8 and 13: one action, read against the state at the start of its tick.
+"""docs/rules.md, "Attack, defense, blow, wound", "First aid, custom actions and doing nothing" and "Long actions":
+one action, read against the state at the start of its tick.
 
 Nothing here changes state: each action returns its outcome and records what it does in the
 tick's `TickEffects`, applied only when the tick ends. That is what makes simultaneous

@@ -1,4 +1,4 @@
-"""Bounds of CONTRACT.md: one table, read by the resolver's validation (and mirrored by the API schemas)."""
+"""The API's bounds: one table, read by the resolver's validation (and mirrored by the API schemas)."""
 
 INITIATIVE = ATTACK = DEFENSE = (-100, 100)
 DAMAGE_BONUS = (-50, 50)

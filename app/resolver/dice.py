@@ -1,6 +1,6 @@
 """Dice sources. The resolver never touches a global random: a source is injected.
 
-Every die has a key (CONTRACT.md): `<combatant>.initiative.<k>`, `<combatant>.attack.<k>`,
+Every die has a key (docs/rules.md: Replaying a round): `<combatant>.initiative.<k>`, `<combatant>.attack.<k>`,
 `<combatant>.damage.<k>`. A seeded die is keyed BLAKE2b: die i of a key is
 `1 + (BLAKE2b-64(key bytes + byte i, key=seed as 16 signed big-endian bytes) * sides >> 64)`,
 so it is the same on every machine and Python version, and fixing one die never shifts another.

@@ -25,7 +25,7 @@ class ResolverError(Exception):
 
 
 class InvalidRound(ResolverError):
-    """The state or the declarations break a rule of RULES.md section 9."""
+    """The state or the declarations break a rule (docs/rules.md: What the service refuses)."""
 
     type = "invalid-round"
     title = "The round breaks a rule"

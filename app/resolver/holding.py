@@ -1,4 +1,4 @@
-"""RULES.md section 14, holding: a held first action never resolves before, nor with, the first action of
+"""Holding (docs/rules.md: Holding and groups): a held first action never resolves before, nor with, the first action of
 the combatant it waits for (X); when the usual order would have it do so, it moves to a tick of its own
 right after X's.
 
@@ -54,7 +54,7 @@ class Placement:
 
 
 def place_holds(actions: list[Scheduled], holds: Mapping[str, str]) -> list[list[Scheduled]]:
-    """Every action of the round in ticks, in the final order of section 14 ("Placing, exactly")."""
+    """Every action of the round in ticks, in the final order (docs/rules.md: Holding and groups)."""
     first = {a.actor: a for a in actions if a.seq == 1}
     placement = Placement(first, holds)
     for actor in holds:

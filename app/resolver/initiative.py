@@ -1,4 +1,5 @@
-"""RULES.md sections 5, 13 and 14: scores for every action of the round, and the order and ticks they make."""
+"""docs/rules.md, "Initiative", "Long actions" and "Holding and groups": scores for every action of the round, and
+the order and ticks they make."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ class Scheduled:
         self.technical_actions = technical_actions  # paid in this score (0 on attacks after the first)
         self.target = target
         self.name = name  # custom and continue entries
-        self.held = False  # section 14: a first action a hold moved (holding.place_holds sets it)
+        self.held = False  # a first action a hold moved (holding.place_holds sets it)
 
 
 RollDie = Callable[[str, int], int]  # (key, sides) -> value
@@ -100,7 +101,7 @@ def schedule_attacks(
 
 
 def first_score(live: LiveCombatant, ruleset: Ruleset, technical: int, delay: int, first_die: FirstDie) -> int:
-    """The score of a combatant's first action: section 5's sum, with one delay-die roll."""
+    """The score of a combatant's first action: docs/rules.md's "Initiative" sum, with one delay-die roll."""
     actor = live.combatant
     return (
         actor.initiative

@@ -34,7 +34,7 @@ class Wound:
 
 @dataclass(frozen=True, slots=True)
 class Effect:
-    """A lasting condition a combatant carries (RULES.md section 12), active up to `until_round`
+    """A lasting condition a combatant carries (docs/rules.md: Effects), active up to `until_round`
     (None: until removed)."""
 
     name: str
@@ -48,7 +48,7 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class EffectGiven:
-    """The effect a custom action gives its target when it completes (section 13): `rounds` after that
+    """The effect a custom action gives its target when it completes (docs/rules.md: Long actions): `rounds` after that
     round, or until removed when None."""
 
     name: str
@@ -61,7 +61,8 @@ class EffectGiven:
 
 @dataclass(frozen=True, slots=True)
 class LongAction:
-    """A custom action a combatant is in the middle of (section 13). `target` None: the actor itself."""
+    """A custom action a combatant is in the middle of (docs/rules.md: Long actions). `target` None: the actor
+    itself."""
 
     name: str
     delay: int
@@ -105,7 +106,7 @@ class FirstAid:
 
 @dataclass(frozen=True, slots=True)
 class Custom:
-    """A spell, maneuver or anything else; with `rounds` > 1 a long action (section 13)."""
+    """A spell, maneuver or anything else; with `rounds` > 1 a long action (docs/rules.md: Long actions)."""
 
     name: str
     delay: int
@@ -136,12 +137,13 @@ class Declaration:
     action: Action | None = None  # None (no action given): continue a carried long action, else none
     stance: str | None = None  # None: balanced
     technical_actions: int = 0
-    hold: str | None = None  # section 14: the first action waits until this combatant's first action has resolved
+    # Holding and groups (docs/rules.md): the first action waits until this combatant's first action has resolved
+    hold: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RoundInput:
-    """`groups` maps a combatant's id to its section 14 group (the CONTRACT's `group` on a combatant); one
+    """`groups` maps a combatant's id to its group (docs/rules.md: Holding and groups; a combatant's `group`); one
     without a group is absent. It is kept here, beside the combatants, not on Combatant: the service derives
     its stored columns and schemas from Combatant's fields, and `group` has no column there yet."""
 
@@ -170,7 +172,7 @@ class ActionOutcome:
     effective: int | None = None
     wound: str | None = None
     name: str | None = None  # custom and continue entries: the action's name
-    held: bool = False  # section 14: a first action a hold moved
+    held: bool = False  # Holding and groups (docs/rules.md): a first action a hold moved
 
 
 @dataclass(frozen=True, slots=True)

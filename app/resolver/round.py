@@ -1,4 +1,5 @@
-"""resolve_round: a whole round, RULES.md section 3, from state + declarations + dice to what happened."""
+"""resolve_round: a whole round, docs/rules.md "The round, step by step", from state + declarations + dice to what
+happened."""
 
 from __future__ import annotations
 

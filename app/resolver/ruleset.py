@@ -1,4 +1,4 @@
-"""The ruleset: every house [H] number of RULES.md as one data document, overridable per encounter."""
+"""The ruleset: every house number of the rules (docs/rules.md) as one data document, overridable per encounter."""
 
 from __future__ import annotations
 
@@ -268,7 +268,7 @@ def build_ruleset_from_document(document: Mapping[str, Any]) -> Ruleset:
     issues.raise_if_any(InvalidRuleset)
     for key, (low, high) in NUMBER_BOUNDS.items():
         _check_int(issues, f"/rules/{key}", document[key], low, high)
-    # natural_hit equal to natural_miss is allowed: that roll misses (RULES.md section 6)
+    # natural_hit equal to natural_miss is allowed: that roll misses (docs/rules.md: Attack, defense, blow, wound)
     broken_at = document["long_action_broken_at"]
     if broken_at is not None:
         _check_int(issues, "/rules/long_action_broken_at", broken_at, *BROKEN_AT_BOUNDS)

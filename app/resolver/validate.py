@@ -1,4 +1,5 @@
-"""RULES.md section 9: everything refused before a round is resolved, each issue naming its field."""
+"""docs/rules.md, "What the service refuses": everything refused before a round is resolved, each issue naming its
+field."""
 
 from __future__ import annotations
 
@@ -279,7 +280,7 @@ def _possible_dice(
     groups: Mapping[str, str],
 ) -> dict[str, tuple[int, int]]:
     """Every die the declarations and the long actions carried could roll: key -> (number of dice, sides).
-    A group member's first delay die is its group's (section 14)."""
+    A group member's first delay die is its group's (docs/rules.md: Holding and groups)."""
     possible: dict[str, tuple[int, int]] = {}
     declared = {d.combatant: d for d in declarations}
     for c in by_id.values():
@@ -319,7 +320,8 @@ def _check_dice(issues: Issues, given: Mapping[str, Any], possible: Mapping[str,
 
 
 def validate_round(state: RoundInput, ruleset: Ruleset, given_dice: Mapping[str, Any]) -> dict[str, WeaponProfile]:
-    """Refuse anything section 9 forbids; return each combatant's weapon profile for the round."""
+    """Refuse anything docs/rules.md's "What the service refuses" forbids; return each combatant's weapon profile for
+    the round."""
     issues = Issues()
     _int_within(issues, "/round", state.round, bounds.ROUND)
     if len(state.combatants) > bounds.MAX_COMBATANTS:

@@ -1,4 +1,4 @@
-"""RULES.md section 9's refusals for what lasts across rounds (sections 12-13): effects, long actions, the
+"""The refusals (docs/rules.md: What the service refuses) for what lasts across rounds: effects, long actions, the
 extras of a custom action. Pointers are built only for a bad value: these run on every round."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""RULES.md sections 6, 7 and 12: a combatant's state while its round resolves, wounds, bleeding per turn."""
+"""docs/rules.md, "Attack, defense, blow, wound", "Bleeding at the end of a turn" and "Effects": a combatant's state
+while its round resolves, wounds, bleeding per turn."""
 
 from __future__ import annotations
 
@@ -126,7 +127,8 @@ class LiveCombatant:
 
 
 def settle_turn(live: list[LiveCombatant]) -> tuple[BloodLoss, ...]:
-    """End of a turn (section 7): the living bleed and their effects drain or restore blood, then blood
+    """End of a turn (docs/rules.md: Bleeding at the end of a turn): the living bleed and their effects drain or
+    restore blood, then blood
     decides who drops, and whoever is no longer active loses its long action. Reported in combatant order."""
     losses = []
     for c in live:

@@ -1,7 +1,11 @@
 """A stat block's columns, declared once: the combatants', characters' and creatures' tables each compose
-a fresh copy (a Column belongs to one table). In the order the tables were created, so no SELECT changes."""
+a fresh copy (a Column belongs to one table), in the order the tables were created, so no SELECT changes.
+And the armor fold, once: points or a name in two columns, one `armor` field for the services."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from sqlalchemy import Boolean, CheckConstraint, Column, Integer, String
 
@@ -38,3 +42,22 @@ def group_column() -> Column:  # type: ignore[type-arg]
 
 def armor_points_or_name() -> CheckConstraint:
     return CheckConstraint("(armor IS NULL) <> (armor_name IS NULL)", name="armor_points_or_name")
+
+
+def armor_folded(row: Mapping[Any, Any] | Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """A stat block's row as the services see it: `armor` as the client gave it, points or a name (a column
+    has one type, so the table keeps a name in armor_name)."""
+    folded = dict(row)
+    armor_name = folded.pop("armor_name", None)
+    if armor_name is not None:
+        folded["armor"] = armor_name
+    return folded
+
+
+def armor_split(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The other way: column values for a row (or the part of one being changed)."""
+    columns = dict(values)
+    if "armor" in values:
+        named = isinstance(values["armor"], str)
+        columns["armor"], columns["armor_name"] = (None, values["armor"]) if named else (values["armor"], None)
+    return columns

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from app.access.auth import IdempotencyDep, OwnerDep
+from app.access.auth import OwnerDep
+from app.access.deps import IdempotencyDep
 from app.deps import SessionDep, SettingsDep
 from app.http.etags import etag
 from app.http.params import IfMatch, Limit, Offset

@@ -12,6 +12,8 @@ import pytest
 
 from app.encounters import rounds, store
 from app.encounters.schemas.round import RoundCreate
+from app.http.command import run_anonymous
+from app.http.responses import Reply
 from app.platform.db import Database
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.conftest import new_campaign_key
@@ -265,12 +267,17 @@ def _resolve_beside_the_app(settings, client, encounter_id: str, body: dict) -> 
     async def resolve() -> dict:
         database = Database(settings)
         try:
-            reply = await rounds.resolve_next_round(
-                database=database,
-                campaign_id=campaign_id,
-                encounter_id=encounter_id,
-                round_in=RoundCreate.model_validate(body),
-                if_match=None,
+            reply = await run_anonymous(  # the command runner, as the route runs it, without a caller to check
+                database,
+                None,
+                lambda session: rounds.resolve_next_round(
+                    session,
+                    database=database,
+                    campaign_id=campaign_id,
+                    encounter_id=encounter_id,
+                    round_in=RoundCreate.model_validate(body),
+                ),
+                lambda resolved: Reply.json(201, resolved.value),
             )
         finally:
             await database.dispose()

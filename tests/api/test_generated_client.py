@@ -239,3 +239,31 @@ def test_a_whole_fight_through_the_generated_client(generated, settings):
         assert deleted.status_code == 204
         gone = read.sync(encounter_id=encounter.id, client=client)
         assert isinstance(gone, m.Problem) and gone.status == 404
+
+
+def test_an_export_goes_back_in_through_the_import_as_it_is(generated, settings, tmp_path):
+    """The export's answer is typed as the import's body: what one call returns, the other takes, no cast."""
+    m = models(generated)
+    from combat_client.client import AuthenticatedClient, Client  # noqa: PLC0415 (generated at run time)
+
+    from tests.api.helpers import start_fight  # noqa: PLC0415
+    from tests.conftest import migrate, new_campaign_key  # noqa: PLC0415
+
+    with TestClient(create_app(settings), raise_server_exceptions=False) as http:
+        key = new_campaign_key(http)
+        http.headers["Authorization"] = f"Bearer {key}"
+        fight = start_fight(http)
+        assert http.post(f"{fight.url}/rounds", json={"seed": 5}).status_code == 201
+        client = AuthenticatedClient(base_url="http://testserver", token=key,
+                                     raise_on_unexpected_status=True).set_httpx_client(http)
+        document = api(generated, "campaigns", "export_campaign").sync(client=client)
+        assert isinstance(document, m.CampaignDocument), document
+    elsewhere = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    migrate(elsewhere)
+    with TestClient(create_app(settings.model_copy(update={"database_url": elsewhere})),
+                    raise_server_exceptions=False) as there:
+        anonymous = Client(base_url="http://testserver", raise_on_unexpected_status=True).set_httpx_client(there)
+        created = api(generated, "campaigns", "import_campaign").sync_detailed(client=anonymous, body=document)
+        assert created.status_code == 201, created.content
+        assert isinstance(created.parsed, m.CampaignCreated)
+        assert created.parsed.name == document.campaign.name

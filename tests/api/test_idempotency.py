@@ -108,13 +108,13 @@ def test_a_refused_request_frees_its_key(client, fight):
 
 def test_the_key_and_the_round_commit_together(client, fight, inspect_database, monkeypatch):
     url, ids = fight
-    from app.encounters import rounds
+    from app.http import command  # the runner records the key, in the round's transaction
 
     async def record_then_crash(session, claim, reply):
         await idempotency.record(session, claim, reply)
         raise RuntimeError("crash before commit")
 
-    monkeypatch.setattr(rounds, "record", record_then_crash)
+    monkeypatch.setattr(command, "record", record_then_crash)
     crashed = client.post(f"{url}/rounds", json={"declarations": []}, headers={"Idempotency-Key": "k4"})
     assert_problem(crashed, 500)
     monkeypatch.undo()

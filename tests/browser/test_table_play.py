@@ -160,6 +160,10 @@ def test_a_console_and_two_players_play_three_rounds_and_finish(browser, server,
     all_follow(players, lambda p: p.testid("fight-finished").is_visible() and p.testid("stance").count() == 0,
                "the finished fight")
     assert fight.call("GET", "").json()["finished"] is True
+    # Every page says it is over: no next round, no declaration awaited.
+    all_follow(pages, lambda p: "over" in p.page.locator("#round-line").inner_text()
+               and "next: round" not in p.page.locator("#round-line").inner_text()
+               and "not declared yet" not in p.page.locator("main").inner_text().lower(), "the pages say it is over")
 
     # The key never left the page's memory and fragment: no URL asked for carries it, no storage holds it.
     assert not [url for url in gm.urls if fight.owner in url]

@@ -8,8 +8,8 @@ from typing import Any
 from app.odds.replay import fight_rounds
 from app.odds.simulate import FightSetup
 from app.resolver import build_ruleset
-from app.resolver.codec import round_input_from_json
 from tests.api.helpers import create_encounter, fighter
+from tests.resolver.decoding import round_input_from_json
 
 BLESSED = {"name": "blessed", "attack": 6, "defense": 6}
 CHANT = {

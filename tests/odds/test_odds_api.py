@@ -9,8 +9,8 @@ import pytest
 from app.odds.replay import fight_rounds
 from app.odds.simulate import FightSetup
 from app.resolver import build_ruleset
-from app.resolver.codec import round_input_from_json
 from tests.api.helpers import assert_problem, create_encounter, fighter
+from tests.resolver.decoding import round_input_from_json
 
 
 def body_fighter(cid: str, side: str | None = None, **fields: Any) -> dict[str, Any]:

@@ -276,3 +276,10 @@ def test_a_body_over_the_services_limit_gets_the_services_413(owner):
     problem = refused.json()
     assert problem["status"] == 413 and problem["type"].endswith("payload-too-large")
     assert refused.headers["X-Request-ID"]
+
+
+@pytest.mark.parametrize("path", ["/metrics", "/metrics/", "/%6detrics", "//metrics?x=1"])
+def test_metrics_are_not_served_through_the_proxy(proxy, path):
+    answer = httpx.get(f"{proxy.url}{path}", timeout=30)
+    assert answer.status_code == 404 and answer.headers["content-type"] == "application/problem+json"
+    assert orjson.loads(answer.content)["status"] == 404

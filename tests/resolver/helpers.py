@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.resolver import FixedDice, MixedDice, ResolverError, build_ruleset, resolve_round
-from app.resolver.codec import dice_from_json, result_to_json, round_input_from_json
+from app.resolver.codec import result_to_json
+from tests.resolver.decoding import dice_from_json, round_input_from_json
 
 
 def fighter(id: str, **fields: Any) -> dict[str, Any]:

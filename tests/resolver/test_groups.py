@@ -11,12 +11,8 @@ from typing import Any
 import pytest
 
 from app.resolver import MixedDice, build_ruleset, resolve_round
-from app.resolver.codec import (
-    declaration_to_json,
-    result_to_json,
-    round_input_from_json,
-    round_input_to_json,
-)
+from app.resolver.codec import declaration_to_json, result_to_json, round_input_to_json
+from tests.resolver.decoding import round_input_from_json
 from tests.resolver.helpers import attack, carrying, custom, fighter, first_aid, none, refused_fields, resolve
 
 PACK = "group:pack.initiative.1"

@@ -3,7 +3,7 @@
 import pytest
 
 from app.resolver import InvalidRound, MixedDice, UnknownKey, build_ruleset, resolve_round
-from app.resolver.codec import round_input_from_json
+from tests.resolver.decoding import round_input_from_json
 from tests.resolver.helpers import attack, carrying, effect, fighter, long, none, refused_fields
 
 CARRIED = carrying(target="bolek", effect=effect("warded", defense=4, rounds=5))

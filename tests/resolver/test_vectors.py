@@ -3,7 +3,8 @@
 import pytest
 
 from app.resolver import MixedDice, ResolverError, build_ruleset, resolve_round
-from app.resolver.codec import dice_from_json, result_to_json, round_input_from_json
+from app.resolver.codec import result_to_json
+from tests.resolver.decoding import dice_from_json, round_input_from_json
 from tests.vectors import FOLDERS, VECTORS_DIR, is_refusal, load_vectors, mismatches
 
 

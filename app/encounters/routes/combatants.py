@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Response, status
 
-from app.access.auth import CombatantEditorDep, EncounterOwnerDep, Forbidden, IdempotencyDep, ReaderDep
-from app.deps import DatabaseDep, SessionDep
+from app.access.auth import Forbidden, ReaderDep
+from app.access.deps import CombatantChange, EncounterChange, EncounterCommand
+from app.deps import DatabaseDep
 from app.encounters import combatants, effects
 from app.encounters.convert import combatant_read
 from app.encounters.schemas.encounter import (
@@ -13,12 +16,14 @@ from app.encounters.schemas.encounter import (
     CombatantRead,
     CombatantsCreated,
     CombatantUpdate,
+    CreatureJoin,
     EffectCreate,
     EffectRead,
 )
+from app.http.command import run
 from app.http.etags import etag
-from app.http.params import IfMatch
 from app.http.responses import Reply
+from app.platform.versions import Versioned
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change on their own combatant
@@ -32,23 +37,24 @@ PLAYER_FIELDS = {"name", "weapon", "weapon_ready"}  # what a player may change o
     "wounds go back at the finish; 409 character-busy when it is in another unfinished fight), or `count` "
     'copies of a creature of the bestiary (`{"creature": id, "count": 3}`; answer `{"items": [...]}`).',
 )
-async def add_combatant(
-    encounter_id: str,
-    data: CombatantJoin,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
-    reply = await combatants.add(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        data=data,
-        if_match=if_match,
-        claim=claim,
+async def add_combatant(encounter_id: str, data: CombatantJoin, call: EncounterCommand) -> Response:
+    def added(made: Versioned[list[dict[str, Any]]]) -> Reply:
+        rows = made.value
+        location = f"/v1/encounters/{encounter_id}/combatants/{rows[0]['id']}"
+        body = (
+            CombatantsCreated(items=[combatant_read(row) for row in rows])
+            if isinstance(data, CreatureJoin)
+            else combatant_read(rows[0])
+        )
+        return Reply.json(201, body, etag=etag(made.version), location=location)
+
+    return await run(
+        call,
+        lambda session: combatants.add(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, data=data, expected=call.expected
+        ),
+        added,
     )
-    return reply.response()
 
 
 @router.get("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
@@ -65,39 +71,38 @@ async def read_combatant(encounter_id: str, combatant_id: str, database: Databas
 
 @router.patch("/{encounter_id}/combatants/{combatant_id}", response_model=CombatantRead)
 async def update_combatant(
-    encounter_id: str,
-    combatant_id: str,
-    data: CombatantUpdate,
-    session: SessionDep,
-    principal: CombatantEditorDep,
-    if_match: IfMatch = None,
+    encounter_id: str, combatant_id: str, data: CombatantUpdate, call: CombatantChange
 ) -> Response:
     """Change a combatant between rounds. A player token may change its own name, weapon and weapon_ready."""
-    if not principal.is_owner and not data.model_fields_set <= PLAYER_FIELDS:
+    if not call.principal.is_owner and not data.model_fields_set <= PLAYER_FIELDS:
         raise Forbidden(f"A player token may change only {', '.join(sorted(PLAYER_FIELDS))}.")
-    row, version = await combatants.update(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        combatant_id=combatant_id,
-        data=data,
-        if_match=if_match,
+    return await run(
+        call,
+        lambda session: combatants.update(
+            session,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            data=data,
+            expected=call.expected,
+        ),
+        lambda changed: Reply.json(200, combatant_read(changed.value), etag=etag(changed.version)),
     )
-    return Reply.json(200, combatant_read(row), etag=etag(version)).response()
 
 
 @router.delete("/{encounter_id}/combatants/{combatant_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def remove_combatant(
-    encounter_id: str, combatant_id: str, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
-) -> Response:
-    await combatants.remove(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        combatant_id=combatant_id,
-        if_match=if_match,
+async def remove_combatant(encounter_id: str, combatant_id: str, call: EncounterChange) -> Response:
+    return await run(
+        call,
+        lambda session: combatants.remove(
+            session,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            expected=call.expected,
+        ),
+        lambda _version: Reply.no_content(),
     )
-    return Reply.no_content().response()
 
 
 EFFECT_EXAMPLE_DOC = (
@@ -111,30 +116,28 @@ EFFECT_EXAMPLE_DOC = (
     "/{encounter_id}/combatants/{combatant_id}/effects",
     status_code=status.HTTP_201_CREATED,
     response_model=EffectRead,
-    description="Put a lasting effect on a combatant (RULES.md section 12). `until_round` is the encounter's "
+    description="Put a lasting effect on a combatant (docs/rules.md, Effects). `until_round` is the encounter's "
     "latest round + `rounds`, or + `turns` x the ruleset's turn_length (latest round 0, turns 1: until round "
     "10); neither: until removed. The campaign's key only; at most 20 effects per combatant this way.\n\n"
     + EFFECT_EXAMPLE_DOC,
 )
-async def add_effect(
-    encounter_id: str,
-    combatant_id: str,
-    data: EffectCreate,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
-    reply = await effects.add(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        combatant_id=combatant_id,
-        data=data,
-        if_match=if_match,
-        claim=claim,
+async def add_effect(encounter_id: str, combatant_id: str, data: EffectCreate, call: EncounterCommand) -> Response:
+    def added(made: Versioned[dict[str, Any]]) -> Reply:
+        location = f"/v1/encounters/{encounter_id}/combatants/{combatant_id}/effects/{made.value['id']}"
+        return Reply.json(201, EffectRead.model_validate(made.value), etag=etag(made.version), location=location)
+
+    return await run(
+        call,
+        lambda session: effects.add(
+            session,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            data=data,
+            expected=call.expected,
+        ),
+        added,
     )
-    return reply.response()
 
 
 @router.get("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", response_model=EffectRead)
@@ -157,23 +160,17 @@ async def read_effect(
 
 
 @router.delete("/{encounter_id}/combatants/{combatant_id}/effects/{effect_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def remove_effect(
-    encounter_id: str,
-    combatant_id: str,
-    effect_id: str,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
+async def remove_effect(encounter_id: str, combatant_id: str, effect_id: str, call: EncounterCommand) -> Response:
     """Take an effect off before it runs out. The campaign's key only; 404 when the combatant has no such effect."""
-    reply = await effects.remove(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        combatant_id=combatant_id,
-        effect_id=effect_id,
-        if_match=if_match,
-        claim=claim,
+    return await run(
+        call,
+        lambda session: effects.remove(
+            session,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            effect_id=effect_id,
+            expected=call.expected,
+        ),
+        lambda version: Reply(204, b"", {"ETag": etag(version)}),
     )
-    return reply.response()

@@ -5,11 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 
 from app.access import service as access
-from app.access.auth import EncounterOwnerDep, IdempotencyDep, OwnerDep, ReaderDep, forget_credentials
+from app.access.auth import EncounterOwnerDep, OwnerDep, ReaderDep, forget_credentials
+from app.access.deps import EncounterCall, EncounterChange, EncounterCommand, EncounterKeyed, OwnerCommand
 from app.access.schemas import CredentialCreated, CredentialRead, TokenCreate
 from app.deps import CredentialCacheDep, SessionDep, database_of
 from app.encounters import copies, encounters, finish, tokens
-from app.encounters.convert import encounter_read
+from app.encounters.convert import EncounterRecord, encounter_read
 from app.encounters.schemas.encounter import (
     EncounterCopy,
     EncounterCreate,
@@ -17,20 +18,29 @@ from app.encounters.schemas.encounter import (
     EncounterSummary,
     EncounterUpdate,
 )
+from app.http.command import run
 from app.http.etags import etag, not_modified, still_current
-from app.http.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.http.params import NOT_MODIFIED, IfNoneMatch, Limit, Offset
 from app.http.responses import Reply
 from app.vocabulary.types import Page
 
 router = APIRouter(prefix="/v1/encounters", tags=["encounters"])
 
 
+def _created(encounter: EncounterRecord) -> Reply:
+    location = f"/v1/encounters/{encounter.id}"
+    return Reply.json(201, encounter_read(encounter), location=location, etag=etag(encounter.version))
+
+
+def _current(encounter: EncounterRecord) -> Reply:
+    return Reply.json(200, encounter_read(encounter), etag=etag(encounter.version))
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=EncounterRead)
-async def create_encounter(
-    data: EncounterCreate, session: SessionDep, principal: OwnerDep, claim: IdempotencyDep
-) -> Response:
-    reply = await encounters.create(session=session, campaign_id=principal.campaign_id, data=data, claim=claim)
-    return reply.response()
+async def create_encounter(data: EncounterCreate, call: OwnerCommand) -> Response:
+    return await run(
+        call, lambda session: encounters.create(session, campaign_id=call.campaign_id, data=data), _created
+    )
 
 
 @router.get("", response_model=Page[EncounterSummary])
@@ -64,93 +74,79 @@ async def read_encounter(
 
 
 @router.patch("/{encounter_id}", response_model=EncounterRead)
-async def update_encounter(
-    encounter_id: str,
-    data: EncounterUpdate,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    if_match: IfMatch = None,
-) -> Response:
-    encounter = await encounters.update(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, data=data, if_match=if_match
+async def update_encounter(encounter_id: str, data: EncounterUpdate, call: EncounterChange) -> Response:
+    return await run(
+        call,
+        lambda session: encounters.update(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, data=data, expected=call.expected
+        ),
+        _current,
     )
-    return Reply.json(200, encounter_read(encounter), etag=etag(encounter.version)).response()
 
 
 @router.delete("/{encounter_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_encounter(
-    encounter_id: str,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    cache: CredentialCacheDep,
-    if_match: IfMatch = None,
-) -> Response:
-    await encounters.delete(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match
+async def delete_encounter(encounter_id: str, call: EncounterChange, cache: CredentialCacheDep) -> Response:
+    response = await run(
+        call,
+        lambda session: encounters.delete(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, expected=call.expected
+        ),
+        lambda _: Reply.no_content(),
     )
     forget_credentials(cache, encounter_id=encounter_id)  # its tokens went with it
-    return Reply.no_content().response()
+    return response
 
 
 @router.post("/{encounter_id}/copy", status_code=status.HTTP_201_CREATED, response_model=EncounterRead)
-async def copy_encounter(
-    encounter_id: str, data: EncounterCopy, session: SessionDep, principal: EncounterOwnerDep, claim: IdempotencyDep
-) -> Response:
+async def copy_encounter(encounter_id: str, data: EncounterCopy, call: EncounterKeyed) -> Response:
     """A new encounter with the same rules and combatants, as they were before round 1 (`from: start`, the
     default) or as they are now; no rounds, nothing staged, new ids. Linked characters are linked again with
     their current roster fields (409 character-busy when one is in another unfinished fight)."""
-    reply = await copies.copy(
-        session=session,
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        name=data.name,
-        start=data.start,
-        claim=claim,
+    return await run(
+        call,
+        lambda session: copies.copy(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, name=data.name, start=data.start
+        ),
+        _created,
     )
-    return reply.response()
 
 
 @router.post("/{encounter_id}/finish", response_model=EncounterRead)
-async def finish_encounter(
-    encounter_id: str,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
+async def finish_encounter(encounter_id: str, call: EncounterCommand) -> Response:
     """End the fight: every linked combatant's blood, status and wounds go back to its character (its effects
     and long action end here), staged declarations are cleared, and only reads, renaming and deletion go on."""
-    reply = await finish.finish(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match, claim=claim
+    return await run(
+        call,
+        lambda session: finish.finish(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, expected=call.expected
+        ),
+        _current,
     )
-    return reply.response()
 
 
 @router.post("/{encounter_id}/reopen", response_model=EncounterRead)
-async def reopen_encounter(
-    encounter_id: str,
-    session: SessionDep,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
+async def reopen_encounter(encounter_id: str, call: EncounterCommand) -> Response:
     """Undo the finish exactly: each linked character gets back its state from just before it and is linked
     again. 409 character-busy or character-changed (naming the character) when that is no longer possible."""
-    reply = await finish.reopen(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, if_match=if_match, claim=claim
+    return await run(
+        call,
+        lambda session: finish.reopen(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, expected=call.expected
+        ),
+        _current,
     )
-    return reply.response()
 
 
 @router.post(
     "/{encounter_id}/tokens", status_code=status.HTTP_201_CREATED, response_model=CredentialCreated, tags=["campaigns"]
 )
-async def create_token(
-    encounter_id: str, data: TokenCreate, session: SessionDep, principal: EncounterOwnerDep, claim: IdempotencyDep
-) -> Response:
+async def create_token(encounter_id: str, data: TokenCreate, call: EncounterKeyed) -> Response:
     """A read-only viewer token for this encounter, or a player token bound to one of its combatants."""
-    reply = await tokens.create(session=session, principal=principal, encounter_id=encounter_id, data=data, claim=claim)
-    return reply.response()
+    return await run(
+        call,
+        lambda session: tokens.create(session, campaign_id=call.campaign_id, encounter_id=encounter_id, data=data),
+        lambda token: Reply.json(201, token, location=f"/v1/encounters/{encounter_id}/tokens"),
+    )
 
 
 @router.get("/{encounter_id}/tokens", response_model=list[CredentialRead], tags=["campaigns"])
@@ -159,9 +155,13 @@ async def list_tokens(encounter_id: str, session: SessionDep, principal: Encount
 
 
 @router.delete("/{encounter_id}/tokens/{token_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["campaigns"])
-async def revoke_token(
-    encounter_id: str, token_id: str, session: SessionDep, principal: EncounterOwnerDep, cache: CredentialCacheDep
-) -> Response:
-    await access.revoke(session=session, principal=principal, credential_id=token_id, encounter_id=encounter_id)
+async def revoke_token(encounter_id: str, token_id: str, call: EncounterCall, cache: CredentialCacheDep) -> Response:
+    response = await run(
+        call,
+        lambda session: access.revoke(
+            session, principal=call.principal, credential_id=token_id, encounter_id=encounter_id
+        ),
+        lambda _: Reply.no_content(),
+    )
     forget_credentials(cache, credential_ids=frozenset({token_id}))
-    return Reply.no_content().response()
+    return response

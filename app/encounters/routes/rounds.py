@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request, Response, status
 
-from app.access.auth import EncounterOwnerDep, IdempotencyDep, ReaderDep, limit_anonymous
-from app.deps import DatabaseDep, SessionDep, database_of
+from app.access.auth import ReaderDep, limit_anonymous
+from app.access.deps import EncounterChange, EncounterCommand, IdempotencyDep
+from app.deps import DatabaseDep, database_of
 from app.encounters import rounds
 from app.encounters.schemas.round import ResolveRequest, RoundCreate, RoundRead
+from app.http.command import keep_reply, run
 from app.http.etags import etag, not_modified, still_current
-from app.http.params import NOT_MODIFIED, IfMatch, IfNoneMatch, Limit, Offset
+from app.http.json_route import OrjsonRoute
+from app.http.params import NOT_MODIFIED, IfNoneMatch, Limit, Offset
 from app.http.responses import Reply
+from app.platform.versions import Versioned
 from app.resolver import DEFAULT_RULESET, bounds
 from app.vocabulary.ruleset import RulesetRead
 from app.vocabulary.types import Page
 
-router = APIRouter(tags=["rounds"])  # the hottest routes first: Starlette tries them in order
+# The hottest routes first: Starlette tries them in order. Bodies parsed by orjson (app/http/json_route.py).
+router = APIRouter(tags=["rounds"], route_class=OrjsonRoute)
 RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
 
 
@@ -26,24 +31,25 @@ RoundNumber = Annotated[int, Path(ge=1, le=bounds.ROUND[1])]
     status_code=status.HTTP_201_CREATED,
     response_model=RoundRead,
 )
-async def resolve_next_round(
-    request: Request,  # the database is taken from it: the hottest write solves no database or session node
-    encounter_id: str,
-    round_in: RoundCreate,
-    principal: EncounterOwnerDep,
-    claim: IdempotencyDep,
-    if_match: IfMatch = None,
-) -> Response:
+async def resolve_next_round(encounter_id: str, round_in: RoundCreate, call: EncounterCommand) -> Response:
     """Resolve the encounter's next round from the declarations and persist it."""
-    reply = await rounds.resolve_next_round(
-        database=database_of(request),
-        campaign_id=principal.campaign_id,
-        encounter_id=encounter_id,
-        round_in=round_in,
-        if_match=if_match,
-        claim=claim,
+
+    def created(resolved: Versioned[dict[str, Any]]) -> Reply:
+        location = f"/v1/encounters/{encounter_id}/rounds/{resolved.value['round']}"
+        return Reply.json(201, resolved.value, etag=etag(resolved.version), location=location)
+
+    return await run(
+        call,
+        lambda session: rounds.resolve_next_round(
+            session,
+            database=call.database,
+            campaign_id=call.campaign_id,
+            encounter_id=encounter_id,
+            round_in=round_in,
+            expected=call.expected,
+        ),
+        created,
     )
-    return reply.response()
 
 
 @router.get(
@@ -80,10 +86,9 @@ async def resolve(request: Request, body: ResolveRequest, claim: IdempotencyDep)
     """Resolve one round from a full state in the body. Nothing is stored (but an Idempotency-Key's answer).
 
     Open to anyone (counted per address); with a key, counted against the key instead."""
-    reply = rounds.resolve_stateless(body)  # CPU only, and short: no thread hop
-    if claim is not None:
-        async with database_of(request).sessions() as session:  # only with a key: else no database at all
-            await rounds.keep_reply(session=session, claim=claim, reply=reply)
+    reply = Reply.json(200, rounds.resolve_stateless(body))  # CPU only, and short: no thread hop
+    if claim is not None:  # only with a key: else no database at all
+        await keep_reply(database_of(request), claim, reply)
     return reply.response()
 
 
@@ -116,14 +121,15 @@ async def list_rounds(
 
 
 @router.delete("/v1/encounters/{encounter_id}/rounds/{number}", status_code=status.HTTP_204_NO_CONTENT)
-async def undo_round(
-    encounter_id: str, number: RoundNumber, session: SessionDep, principal: EncounterOwnerDep, if_match: IfMatch = None
-) -> Response:
+async def undo_round(encounter_id: str, number: RoundNumber, call: EncounterChange) -> Response:
     """Undo the latest round (only the latest): the encounter returns to its exact state before it."""
-    version = await rounds.undo_round(
-        session=session, campaign_id=principal.campaign_id, encounter_id=encounter_id, number=number, if_match=if_match
+    return await run(
+        call,
+        lambda session: rounds.undo_round(
+            session, campaign_id=call.campaign_id, encounter_id=encounter_id, number=number, expected=call.expected
+        ),
+        lambda version: Reply.no_content(etag=etag(version)),
     )
-    return Reply.no_content(etag=etag(version)).response()
 
 
 @router.get("/v1/rules", tags=["rules"], response_model=RulesetRead)

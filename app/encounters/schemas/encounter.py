@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 from pydantic.config import JsonDict
 
 from app.resolver import bounds
@@ -18,7 +18,7 @@ Modifier = Annotated[JSONInt, within(bounds.EFFECT_MODIFIER)]
 
 
 class EffectModifiers(Input):
-    """What an effect changes while it is active (RULES.md section 12)."""
+    """What an effect changes while it is active (docs/rules.md: Effects)."""
 
     name: Name
     attack: Modifier = 0
@@ -61,7 +61,7 @@ class EffectCreate(EffectModifiers):
 
 
 class EffectGivenIn(EffectModifiers):
-    """The effect a custom action gives its target when it completes (section 13)."""
+    """The effect a custom action gives its target when it completes (docs/rules.md: Long actions)."""
 
     rounds: Annotated[JSONInt, within(bounds.EFFECT_ROUNDS)] | None = Field(
         default=None, description="Active for this many rounds after the one it completes in; null: until removed."
@@ -69,7 +69,7 @@ class EffectGivenIn(EffectModifiers):
 
 
 class LongActionIn(Input):
-    """A custom action in progress (section 13)."""
+    """A custom action in progress (docs/rules.md: Long actions)."""
 
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]
@@ -165,9 +165,24 @@ class CreatureJoin(Input):
     hidden: Hidden = False
 
 
+def _shape_meant(value: Any) -> str:
+    """Which body the client meant, by its key: `character` or `creature` name theirs, anything else is a
+    full combatant. A typo then answers with the errors of that one shape, not of all three."""
+    keys = value.keys() if isinstance(value, dict) else vars(value) if hasattr(value, "__dict__") else ()
+    if "character" in keys:
+        return "CharacterJoin"
+    if "creature" in keys:
+        return "CreatureJoin"
+    return "CombatantCreate"
+
+
+# Tags named as the classes: never a key of a body, so an error's pointer leaves them out.
 CombatantJoin = Annotated[
-    CombatantCreate | CharacterJoin | CreatureJoin,
-    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary."),
+    Annotated[CombatantCreate, Tag("CombatantCreate")] | Annotated[CharacterJoin, Tag("CharacterJoin")]
+    | Annotated[CreatureJoin, Tag("CreatureJoin")],
+    Discriminator(_shape_meant),
+    Field(description="A full combatant, or {character} from the roster, or {creature, count} from the bestiary "
+          "(the key `character` or `creature` says which)."),
 ]
 
 
@@ -241,17 +256,31 @@ class EncounterCreate(Input):
     combatants: Annotated[list[CombatantJoin], Field(max_length=bounds.MAX_COMBATANTS)] = []
 
 
+class AfterRound(Input):
+    """A what-if: every combatant as it stood after this round (0: before round 1), never linked."""
+
+    after_round: Annotated[JSONInt, within((0, bounds.ROUND[1])), Field(description="0..the latest round.")]
+
+
 class EncounterCopy(Input):
-    """POST .../copy: the same fight again, from its start (before round 1) or from now."""
+    """POST .../copy: the same fight again, from its start (before round 1), from now, or after round k."""
 
     model_config = ConfigDict(
         populate_by_name=True,
-        json_schema_extra={"examples": [{"name": "Ambush at the ford, second group", "from": "start"}]},
+        json_schema_extra={
+            "examples": [
+                {"name": "Ambush at the ford, second group", "from": "start"},
+                {"name": "What if Borys had not charged", "from": {"after_round": 3}},
+            ]
+        },
     )
 
     name: Name | None = Field(default=None, description="The copy's name; omitted: the original's.")
-    start: Literal["start", "now"] = Field(
-        default="start", alias="from", description="start: the combatants as round 1 found them; now: as they are."
+    start: Literal["start", "now"] | AfterRound = Field(
+        default="start",
+        alias="from",
+        description="start: the combatants as round 1 found them; now: as they are; "
+        '{"after_round": k}: a what-if, every combatant as it stood after round k, none linked to the roster.',
     )
 
 

@@ -63,7 +63,7 @@ class CustomAction(Input):
     name: Name
     delay: Annotated[JSONInt, within(bounds.DELAY)]
     rounds: Annotated[JSONInt, within(bounds.CUSTOM_ROUNDS)] = Field(
-        default=1, description="Rounds it takes; above 1 a long action (RULES.md section 13)."
+        default=1, description="Rounds it takes; above 1 a long action (docs/rules.md: Long actions)."
     )
     target: Id | None = Field(default=None, description="A combatant that is not dead; omitted: the actor itself.")
     effect: EffectGivenIn | None = Field(default=None, description="Given to the target when the action completes.")
@@ -95,7 +95,7 @@ class DeclarationIn(Input):
     technical_actions: Annotated[JSONInt, within(bounds.TECHNICAL_ACTIONS)] = 0
     hold: Id | None = Field(
         default=None,
-        description="RULES.md section 14: this first action never resolves before the first action of the "
+        description="Holding (docs/rules.md): this first action never resolves before the first action of the "
         "combatant named here, nor in the same tick (attack, first_aid or custom only).",
     )
 
@@ -128,7 +128,7 @@ ROUND_EXAMPLE: JsonDict = {
 }
 
 
-# A long action (RULES.md section 13): Czarek starts a three-round ward on Ala; in the next two rounds a
+# A long action (docs/rules.md: Long actions): Czarek starts a three-round ward on Ala; in the next two rounds a
 # declaration without an action (or {"type": "continue"}) goes on with it, and when it completes Ala carries
 # the effect "warded" (id "<round>:czarek") for five rounds more.
 LONG_ACTION_EXAMPLE: JsonDict = {
@@ -214,7 +214,7 @@ class ActionRead(BaseModel):
     effective: int | None
     wound: str | None
     name: str | None = Field(description="custom and continue entries: the action's name.")
-    held: bool = Field(description="True only on a first action that a hold moved (RULES.md section 14).")
+    held: bool = Field(description="True only on a first action that a hold moved (docs/rules.md: Holding and groups).")
     result: Result
 
 

@@ -22,11 +22,10 @@ from starlette.routing import Match
 from app.resolver import ResolverError
 
 log = logging.getLogger(__name__)
-PROBLEM_MEDIA_TYPE = "application/problem+json"
-TYPE_PREFIX = "/problems/"
 
-
-from app.platform.errors import PayloadTooLarge, ServiceError, ServiceUnavailable  # noqa: E402
+from app.http.etags import etag, stale_detail  # noqa: E402
+from app.platform.errors import PayloadTooLarge, ServiceError, ServiceUnavailable, StaleVersion, pointer  # noqa: E402
+from app.platform.rendering import PROBLEM_MEDIA_TYPE, problem_json  # noqa: E402
 
 HTTP_TYPES = {413: PayloadTooLarge.type}  # one type per kind of error, whoever raised it
 
@@ -34,8 +33,8 @@ HTTP_TYPES = {413: PayloadTooLarge.type}  # one type per kind of error, whoever 
 def problem(
     status: int, type_: str, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response:
-    body = {"type": TYPE_PREFIX + type_, "title": title, "status": status, "detail": detail, **extra}
-    return Response(orjson.dumps(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+    body = problem_json(status, type_, title, detail, **extra)
+    return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
 def allowed_methods(request: Request) -> list[str]:
@@ -46,12 +45,6 @@ def allowed_methods(request: Request) -> list[str]:
         if match != Match.NONE:
             methods |= set(getattr(route, "methods", None) or ())
     return sorted(methods)
-
-
-def pointer(location: tuple[Any, ...]) -> str:
-    """('body', 'combatants', 0, 'id') -> '/combatants/0/id' (RFC 6901 escaping)."""
-    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in location]
-    return "/" + "/".join(parts) if parts else ""
 
 
 _LOST = object()  # document_path: the location left the document sent
@@ -129,12 +122,22 @@ def is_json(content_type: str | None) -> bool:
     return media_type in JSON_MEDIA_TYPES or media_type.endswith("+json")
 
 
+def _unavailable() -> Response:
+    detail = "The database did not answer. Nothing was changed; retry shortly."
+    return problem(503, ServiceUnavailable.type, ServiceUnavailable.title, detail, headers=ServiceUnavailable.headers)
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, error: ServiceError) -> Response:
         return problem(
             error.status, error.type, error.title, error.detail, headers=error.headers or None, **error.extra
         )
+
+    @app.exception_handler(StaleVersion)
+    async def _stale_version(request: Request, error: StaleVersion) -> Response:
+        detail = stale_detail(request.headers.get("if-match"), error.current)
+        return problem(error.status, error.type, error.title, detail, current_etag=etag(error.current))
 
     @app.exception_handler(ResolverError)
     async def _resolver_error(_request: Request, error: ResolverError) -> Response:
@@ -170,26 +173,14 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(OperationalError)
     async def _database_down(_request: Request, error: DBAPIError) -> Response:
         log.warning("database unavailable: %s", error.orig)
-        return problem(
-            503,
-            ServiceUnavailable.type,
-            ServiceUnavailable.title,
-            "The database did not answer. Nothing was changed; retry shortly.",
-            headers=ServiceUnavailable.headers,
-        )
+        return _unavailable()
 
     @app.exception_handler(OSError)
     async def _database_unreachable(_request: Request, error: OSError) -> Response:
         # asyncpg raises the socket's own error (refused, reset, timed out) when a new connection fails;
         # the database is the only peer a request talks to (a Redis failure is caught by the limiter).
         log.warning("database unreachable: %r", error)
-        return problem(
-            503,
-            ServiceUnavailable.type,
-            ServiceUnavailable.title,
-            "The database did not answer. Nothing was changed; retry shortly.",
-            headers=ServiceUnavailable.headers,
-        )
+        return _unavailable()
 
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, error: DBAPIError) -> Response:

@@ -11,9 +11,9 @@ from fastapi import APIRouter, Header, Path, Response
 from pydantic import BaseModel
 
 from app.http.problems.catalogue import CATALOGUE, ProblemType
-from app.http.problems.handlers import TYPE_PREFIX
 from app.http.responses import Reply
 from app.platform.errors import NotFound
+from app.platform.rendering import TYPE_PREFIX
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 

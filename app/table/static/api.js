@@ -41,6 +41,8 @@ export function connectApi(encounterId, credential) {
     encounter: () => request("GET", base),
     round: (n) => request("GET", `${base}/rounds/${n}`),
     declarations: () => request("GET", `${base}/declarations`),
+    stats: () => request("GET", `${base}/stats`),
+    timeline: (fights) => request("GET", `${base}/odds/timeline?fights=${fights}`),
     ticket: () => request("POST", `${base}/stream-tickets`),
     eventsUrl: (ticket) => `${base}/events?ticket=${encodeURIComponent(ticket)}`,
     // playing: a player for its own combatant, the owner for anyone

@@ -94,7 +94,14 @@ export function createConsole(ctx) {
   });
 
   function setList(select, pick, items, describe) {
-    const options = [["", pick], ...items.map((item) => [item.id, describe(item)])];
+    // Two entries named alike (two Alas, two Goblins) are told apart by their stats and the start of their id.
+    const labels = items.map(describe);
+    const twice = new Set(labels.filter((label, i) => labels.indexOf(label) !== i));
+    const told = (item, label) =>
+      twice.has(label)
+        ? `${label} — ${item.initiative}/${item.attack}/${item.defense}, ${typeof item.weapon === "string" ? item.weapon : item.weapon?.name ?? ""} · #${String(item.id).slice(0, 6)}`
+        : label;
+    const options = [["", pick], ...items.map((item, i) => [item.id, told(item, labels[i])])];
     const signature = JSON.stringify(options);
     if (select.dataset.options === signature) return;
     select.dataset.options = signature;
@@ -110,9 +117,11 @@ export function createConsole(ctx) {
     const next = encounter.round + 1;
     title.textContent = t("gm.console");
     const waiting = encounter.combatants.filter((c) => c.status === "active" && !state.declarations.has(c.id));
-    pending.textContent = waiting.length
-      ? t("gm.notDeclared", { names: waiting.map((c) => nameOf(state, c.id, t)).join(", ") })
-      : t("gm.allDeclared");
+    pending.textContent = encounter.finished
+      ? t("finished")
+      : waiting.length
+        ? t("gm.notDeclared", { names: waiting.map((c) => nameOf(state, c.id, t)).join(", ") })
+        : t("gm.allDeclared");
     resolve.textContent = t("gm.resolve", { round: next });
     undo.textContent = t("gm.undo", { round: encounter.round });
     undo.hidden = encounter.round === 0;

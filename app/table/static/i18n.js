@@ -9,6 +9,7 @@ const LABELS = {
     lastRound: "Last round",
     noRoundYet: "No round has been fought yet.",
     roundLine: "Round {round} done · next: round {next}, turn {turn}",
+    roundLineOver: "The fight is over after round {round}",
     roundLineStart: "Before the first round · turn {turn}",
     bleedLine: "Bleeding at the end of round {round} ({rounds})",
     bleedNow: "Bleeding at the end of the next round (round {round})",
@@ -99,6 +100,13 @@ const LABELS = {
       done: "Done.",
     },
     unknown: "someone",
+    charts: {
+      odds: "Chance to win by round (%)",
+      blood: "Blood by round",
+      round: "Round",
+      computing: "Calculating the odds…",
+      failed: "The odds could not be read just now; trying again.",
+    },
   },
   pl: {
     switchTo: "English",
@@ -108,6 +116,7 @@ const LABELS = {
     lastRound: "Ostatnia runda",
     noRoundYet: "Nie rozegrano jeszcze żadnej rundy.",
     roundLine: "Runda {round} rozegrana · następna: runda {next}, tura {turn}",
+    roundLineOver: "Walka skończona po rundzie {round}",
     roundLineStart: "Przed pierwszą rundą · tura {turn}",
     bleedLine: "Krwawienie na końcu rundy {round} ({rounds})",
     bleedNow: "Krwawienie na końcu następnej rundy (runda {round})",
@@ -198,6 +207,13 @@ const LABELS = {
       done: "Zrobione.",
     },
     unknown: "ktoś",
+    charts: {
+      odds: "Szansa na wygraną po rundach (%)",
+      blood: "Krew po rundach",
+      round: "Runda",
+      computing: "Liczę szanse…",
+      failed: "Nie udało się teraz odczytać szans; próbuję ponownie.",
+    },
   },
 };
 

@@ -38,13 +38,15 @@ function renderHeader(state, t) {
   const turnLength = (encounter.ruleset && encounter.ruleset.turn_length) || 10;
   const next = encounter.round + 1;
   const turn = encounter.turn ?? turnOf(next, turnLength);
-  document.getElementById("round-line").textContent =
-    encounter.round === 0 ? t("roundLineStart", { turn }) : t("roundLine", { round: encounter.round, next, turn });
+  document.getElementById("round-line").textContent = encounter.finished
+    ? t("roundLineOver", { round: encounter.round })
+    : encounter.round === 0 ? t("roundLineStart", { turn }) : t("roundLine", { round: encounter.round, next, turn });
   // The next round that ends a turn settles bleeding; "in 1 round" means at the end of the next one.
   const bleedRound = Math.ceil(next / turnLength) * turnLength;
   const inRounds = bleedRound - encounter.round;
-  document.getElementById("bleed-line").textContent =
-    inRounds === 1
+  document.getElementById("bleed-line").textContent = encounter.finished
+    ? ""
+    : inRounds === 1
       ? t("bleedNow", { round: bleedRound })
       : t("bleedLine", { round: bleedRound, rounds: t("rounds", { n: inRounds }) });
 }
@@ -96,6 +98,7 @@ export function declarationText(declaration, state, t) {
 function declarationBlock(combatant, state, t) {
   const declaration = state.declarations.get(combatant.id);
   const own = state.viewer.combatant === combatant.id;
+  if (state.encounter.finished) return null; // nothing more is declared in a finished fight
   if (!declaration) return el("p", { class: "declaration pending", text: `○ ${t("notDeclared")}` });
   if (!("stance" in declaration || "action" in declaration)) {
     return el("p", { class: "declaration declared", text: `✔ ${t("declared")}` });
@@ -186,7 +189,7 @@ function renderCombatants(state, t, controlsFor) {
     card.li.className =
       `combatant status-${combatant.status}${own === combatant.id ? " own" : ""}${combatant.hidden ? " is-hidden" : ""}`;
     card.info.replaceChildren(...cardInfo(combatant, state, t).filter(Boolean));
-    card.declaration.replaceChildren(declarationBlock(combatant, state, t));
+    card.declaration.replaceChildren(...[declarationBlock(combatant, state, t)].filter(Boolean));
     const controls = controlsFor ? controlsFor(combatant) : null;
     if (controls !== card.controls) {
       if (card.controls) card.controls.remove();

@@ -7,6 +7,7 @@
 // event is thrown away, so an older answer never paints over a newer one.
 
 import { ApiError, connectApi } from "./api.js";
+import { createCharts } from "./charts.js";
 import { createConsole } from "./console.js";
 import { declarationForm, ownerControls } from "./controls.js";
 import { otherLanguage, pickLanguage, rememberLanguage, translator } from "./i18n.js";
@@ -104,8 +105,11 @@ function ownerControlsBox(combatant) {
   };
 }
 
+const charts = createCharts(api, document.getElementById("charts"));
+
 function draw() {
   render(state, t, controlsFor);
+  charts.update(state, t);
   if (isOwner() && state.encounter) {
     consolePanel = consolePanel || createConsole(ctx);
     consolePanel.update(state);

@@ -1,7 +1,7 @@
 """Webhooks: a campaign's subscriptions and the outbox of their events.
 
 Revision ID: 7b1e0c4d9a21
-Revises: fc5969a1446f
+Revises: 5d7e0c1a9b32
 Create Date: 2026-12-07 14:20:00
 """
 from alembic import op
@@ -10,7 +10,7 @@ from sqlalchemy.dialects import postgresql
 
 
 revision = '7b1e0c4d9a21'
-down_revision = 'fc5969a1446f'
+down_revision = '5d7e0c1a9b32'
 branch_labels = None
 depends_on = None
 

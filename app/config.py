@@ -81,6 +81,26 @@ class Settings(BaseSettings):
         "odds-queue-full at once. A worker with none pending takes any request, whatever its size.",
     )
 
+    # Webhooks (app/webhooks, docs/webhooks.md)
+    webhook_allowed_networks: list[str] = Field(
+        default_factory=list,
+        description="Networks (CIDR) webhooks may reach besides public unicast addresses, e.g. 10.0.0.0/8; "
+        "http:// is allowed only inside them.",
+    )
+    discord_api_base: str = Field(default="https://discord.com/api", description="Where Discord webhook URLs point.")
+    webhook_deliveries: bool = Field(
+        default=True, description="This worker delivers webhooks (false: it only records them, others deliver)."
+    )
+    webhook_timeout_seconds: float = 10.0  # a 2xx within this is delivered
+    webhook_retry_hours: float = 24.0  # then given up
+    webhook_retry_delays: list[float] = Field(
+        default_factory=lambda: [5.0, 30.0, 120.0, 600.0, 3600.0, 14400.0],
+        description="Seconds before each retry (with jitter); the last repeats.",
+    )
+    webhook_lease_seconds: float = 60.0  # an attempt of a worker that died is retried after this
+    webhook_prune_after_hours: float = 168.0  # delivered and given-up events are kept this long
+    webhook_disable_after: int = 20  # a subscription whose last this many events were given up is disabled
+
     @field_validator("metrics_token", mode="before")
     @classmethod
     def _no_token_when_empty(cls, value: object) -> object:

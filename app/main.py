@@ -38,6 +38,8 @@ from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
 from app.stats.router import router as stats_router
 from app.table.router import install_table
+from app.webhooks.api import router as webhooks_router
+from app.webhooks.install import install_webhooks
 
 DESCRIPTION = """
 Combat bookkeeping for **Dziedzictwo Cieni**: initiative with weapon delays, stances, hits, blows,
@@ -82,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         purger = asyncio.create_task(purge_idempotency_keys_forever(database, settings))
         await events.start()
+        await webhooks.start(database)
         await dispatcher.start()
         # What start-up made (modules, routes, schemas, the ruleset) lives as long as the worker: out of the
         # collector's reach, so a full collection under load walks only what requests made (bench/README.md).
@@ -129,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(campaign_router)
     app.include_router(access_router)
     app.include_router(portability_router)
+    app.include_router(webhooks_router)
     app.include_router(stats_router)
     app.include_router(problem_pages_router)
     install_docs(app)
@@ -136,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = install_observability(
         app, settings, pool_in_use=database.connections_in_use, watch_pool=database.watch_connections_in_use
     )
+    webhooks = install_webhooks(app, settings, dispatcher, metrics.registry)
     # The only middleware: every answer (a 413 and a CORS preflight too) is counted, logged and carries its
     # request id.
     app.add_middleware(

@@ -8,5 +8,6 @@ from app.events import tables as event_tables  # noqa: F401
 from app.idempotency import tables as idempotency_tables  # noqa: F401
 from app.platform.db import metadata
 from app.stats import tables as stats_tables  # noqa: F401
+from app.webhooks import tables as webhook_tables  # noqa: F401
 
 __all__ = ["metadata"]

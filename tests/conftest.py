@@ -9,6 +9,7 @@ from collections.abc import Iterator
 # multiprocess mode (read once, when it is imported) would merge them. Tests that want it start servers.
 os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
 
+import httpx
 import pytest
 import redis
 from alembic import command
@@ -21,14 +22,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.main import create_app
 from app.platform.db import sync_url
+from app.webhooks import destinations
 from tests.api.helpers import Fight, start_fight
 from tests.load.server import Server
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres:postgres@127.0.0.1:5432/combat_test")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1" or os.environ.get("CI") == "true"
-TABLES = ("odds_points", "idempotency_keys", "stream_tickets", "credentials", "staged_declarations", "rounds",
-          "combatants", "characters", "creatures", "encounters", "campaigns")  # children first
+TABLES = ("webhook_events", "webhook_subscriptions", "odds_points", "idempotency_keys", "stream_tickets",
+          "credentials", "staged_declarations", "rounds", "combatants", "characters", "creatures", "encounters",
+          "campaigns")  # children first
 
 
 # Every PostgreSQL database this session used: TEST_POSTGRES_URL's and the ones named after it with a
@@ -83,6 +86,32 @@ def alembic_config(url: str) -> Config:
 
 def migrate(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
+
+
+LOOPBACK = ("127.", "::1", "[::1]")
+
+
+class LoopbackOnly(httpx.AsyncHTTPTransport):
+    """Webhook deliveries in the tests reach 127.0.0.0/8 and ::1 only, even if the code under test is wrong."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.host.startswith(LOOPBACK):
+            raise AssertionError(f"a test tried to connect to {request.url.host}")
+        return await super().handle_async_request(request)
+
+
+async def loopback_resolver(host: str, _port: int) -> list[str]:
+    if host == "localhost":
+        return ["127.0.0.1"]
+    raise OSError(f"the tests resolve no names but localhost ({host})")
+
+
+@pytest.fixture(autouse=True)
+def no_connection_beyond_loopback(monkeypatch):
+    """No DNS lookup and no connection outside loopback from any test's webhooks (a stub resolver of a test
+    replaces this one where it needs names)."""
+    monkeypatch.setattr(destinations, "new_transport", lambda: LoopbackOnly(retries=0))
+    monkeypatch.setattr(destinations, "system_resolver", loopback_resolver)
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])

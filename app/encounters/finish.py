@@ -48,7 +48,7 @@ async def finish(
     await store.set_finish_state(session, encounter_id, finish_state)
     withdrawn = await store.clear_staged(session, store.staged_of_encounter(encounter_id))
     cleared = [Change.of_declaration(encounter_id, cid, False, version) for cid in withdrawn]
-    await announce(session, Change.of_encounter(encounter_id, version), *cleared)
+    await announce(session, Change.of_encounter(encounter_id, version, what="finished"), *cleared)
     return dataclasses.replace(
         encounter, version=version, finished_at=now, finish_state=finish_state, updated_at=now, **stopped
     )
@@ -76,5 +76,5 @@ async def reopen(
             version_after=saved["version_after"],
         )
     timing = await deadlines.announce_clock(session, encounter_id, clock, encounter.round + 1, version)
-    await announce(session, Change.of_encounter(encounter_id, version), *timing)
+    await announce(session, Change.of_encounter(encounter_id, version, what="reopened"), *timing)
     return dataclasses.replace(encounter, version=version, finished_at=None, finish_state=None, updated_at=now, **clock)

@@ -35,6 +35,7 @@ class HttpMetrics:
     lock and a dict lookup per call, and a service has a few dozen (route, method, status) triples."""
 
     def __init__(self, registry: CollectorRegistry):
+        self.registry = registry  # other packages' metrics join it (app/webhooks/metrics.py)
         self.requests = Counter(
             "http_requests_total",
             "Total number of requests by method, status and handler.",

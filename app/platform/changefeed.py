@@ -6,6 +6,10 @@ no event for a change that did not happen, and no change whose event a crash bet
 NOTIFY could lose. On SQLite (one process) the notice waits in the session until the commit, and the
 worker's event hub takes it from there (`on_commit`); a rollback drops it.
 
+Beside the notices, an outbox recorder (app/webhooks) may write rows in the same transaction
+(`record_with`): on PostgreSQL the notices' statement also asks the recorder's probe whether anyone wants this
+encounter's changes (no statement of its own); on SQLite the recorder knows it in memory (one process).
+
 A notice carries only identifiers and numbers (NOTIFY payloads are limited to 8000 bytes, and every
 worker reads a round's document itself, once, for all its subscribers). Platform level: the domains
 announce, app/events listens; neither imports the other.
@@ -14,12 +18,12 @@ announce, app/events listens; neither imports the other.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import ARRAY, Delete, Insert, Result, Text, Update, bindparam, event, func, select
+from sqlalchemy import ARRAY, ColumnElement, Delete, Insert, Result, Text, Update, bindparam, event, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
@@ -39,6 +43,7 @@ TIMING = ("deadline", "declarations.due", "declarations.complete")
 KINDS = ("round", "undo", "encounter", "declaration", *TIMING)
 VERSIONED = ("round", "undo", "encounter")  # kinds whose change bumped the encounter's version
 PENDING = "announced_changes"  # SQLite: the session's notices until its transaction ends
+ENCOUNTER = bindparam("changefeed_encounter", type_=Text)  # the announced changes' encounter, for a probe
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class Change:
     combatant: str | None = None  # declaration: whose
     declared: bool | None = None  # declaration: staged (True) or withdrawn/used (False)
     due_at: str | None = None  # deadline: when the next round's declarations are due (ISO 8601)
+    what: str | None = None  # encounter: "finished" or "reopened" when that is the change
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -67,8 +73,8 @@ class Change:
         return cls(encounter_id, "undo", version, round=number)
 
     @classmethod
-    def of_encounter(cls, encounter_id: str, version: int | None = None) -> Change:
-        return cls(encounter_id, "encounter", version)
+    def of_encounter(cls, encounter_id: str, version: int | None = None, what: str | None = None) -> Change:
+        return cls(encounter_id, "encounter", version, what=what)
 
     @classmethod
     def of_declaration(cls, encounter_id: str, combatant: str, declared: bool, version: int | None = None) -> Change:
@@ -88,6 +94,30 @@ class Change:
         return cls(**fields)
 
 
+class Recorder(Protocol):
+    """Writes what the changes mean for it (an outbox's rows) inside their transaction."""
+
+    @property
+    def probe(self) -> ColumnElement[Any]:
+        """PostgreSQL: a column, selected with the notices, true when `record` has work (reads ENCOUNTER)."""
+
+    def wanted(self, session: AsyncSession) -> bool:
+        """SQLite: whether `record` may have work, known in memory (never false when it has)."""
+
+    async def record(self, session: AsyncSession, changes: Sequence[Change]) -> None: ...
+
+
+_recorder: Recorder | None = None
+_NOTIFY_AND_PROBE: dict[int, Any] = {}
+
+
+def record_with(recorder: Recorder | None) -> None:
+    """The outbox recorder every announcement also calls (one per process; None: no recording)."""
+    global _recorder
+    _recorder = recorder
+    _NOTIFYING.clear()
+
+
 def _postgres(session: AsyncSession) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
@@ -100,10 +130,22 @@ async def announce(session: AsyncSession, *changes: Change) -> None:
     """Inside the transaction of the change: delivered at its commit, dropped with its rollback."""
     if not changes:
         return
+    recorder = _recorder
     if _postgres(session):
-        await session.execute(NOTIFY, {PAYLOADS.key: [change.payload() for change in changes]})
-    else:
-        _keep_until_commit(session, changes)
+        payloads = {PAYLOADS.key: [change.payload() for change in changes]}
+        if recorder is None:
+            await session.execute(NOTIFY, payloads)
+            return
+        statement = _NOTIFY_AND_PROBE.get(id(recorder))
+        if statement is None:
+            statement = _NOTIFY_AND_PROBE[id(recorder)] = select(NOTIFIED, recorder.probe.label("recording"))
+        recording = (await session.execute(statement, {**payloads, ENCOUNTER.key: changes[0].encounter_id})).one()[1]
+        if recording:
+            await recorder.record(session, changes)
+        return
+    _keep_until_commit(session, changes)
+    if recorder is not None and recorder.wanted(session):
+        await recorder.record(session, changes)
 
 
 # A statement written again and again (a round's INSERT) gets its notifying form once: building it per
@@ -116,20 +158,46 @@ async def write_and_announce(
     statement: Insert | Update | Delete,
     *changes: Change,
     parameters: Mapping[str, Any] | None = None,
-) -> Result[Any]:
+) -> Result[Any] | _Rows:
     """Run a write of exactly one row and `announce` the changes with it: on PostgreSQL, in that statement's
     RETURNING (a column `notified`), which saves the notices a round trip of their own. One row, because
     RETURNING runs once per row written."""
+    recorder = _recorder
     if not _postgres(session):
         result = await session.execute(statement, dict(parameters or {}))
         _keep_until_commit(session, changes)
+        if recorder is not None and changes and recorder.wanted(session):
+            await recorder.record(session, changes)
         return result
     notifying = _NOTIFYING.get(statement)
     if notifying is None:
-        notifying = _NOTIFYING[statement] = statement.returning(NOTIFIED)
+        probe = () if recorder is None else (recorder.probe.label("recording"),)
+        notifying = _NOTIFYING[statement] = statement.returning(NOTIFIED, *probe)
     payloads = [change.payload() for change in changes]
-    written: Result[Any] = await session.execute(notifying, {**(parameters or {}), PAYLOADS.key: payloads})
-    return written
+    values = {**(parameters or {}), PAYLOADS.key: payloads}
+    if recorder is None:
+        written: Result[Any] = await session.execute(notifying, values)
+        return written
+    values[ENCOUNTER.key] = changes[0].encounter_id if changes else ""
+    rows = (await session.execute(notifying, values)).all()
+    if changes and rows and rows[0].recording:
+        await recorder.record(session, changes)
+    return _Rows(rows)
+
+
+class _Rows:
+    """The rows of a write that was read before the recorder wrote (its `one()`, as the callers use it)."""
+
+    def __init__(self, rows: Sequence[Any]):
+        self._rows = rows
+
+    def one(self) -> Any:
+        if len(self._rows) != 1:
+            raise ValueError(f"expected one row, got {len(self._rows)}")
+        return self._rows[0]
+
+    def all(self) -> Sequence[Any]:
+        return self._rows
 
 
 def on_commit(engine: AsyncEngine, deliver: Callable[[Change], None]) -> Callable[[], None]:

@@ -53,6 +53,7 @@ class Job:
     run: JobRun
     wake_channel: str
     idle_seconds: float
+    stop: Callable[[], Awaitable[None]] | None = None
     woken: asyncio.Event = field(default_factory=asyncio.Event)
     runs: int = 0  # completed runs, for tests and operators
 
@@ -112,15 +113,22 @@ class Dispatcher:
         self.listening = asyncio.Event()  # set once woken by the database (at once on SQLite)
 
     def register_job(
-        self, name: str, run: JobRun, *, wake_channel: str = JOBS_CHANNEL, idle_seconds: float = 30.0
+        self,
+        name: str,
+        run: JobRun,
+        *,
+        wake_channel: str = JOBS_CHANNEL,
+        idle_seconds: float = 30.0,
+        stop: Callable[[], Awaitable[None]] | None = None,
     ) -> Job:
         """A job to run on this worker: at start, when woken (`wake`, `wake_at_commit`, a NOTIFY on
-        `wake_channel`), when the time it returned comes, and at least every `idle_seconds`."""
+        `wake_channel`), when the time it returned comes, and at least every `idle_seconds`. `stop`, if
+        given, is awaited when the dispatcher stops (after the job's task ended): to end what it started."""
         if name in self.jobs:
             raise ValueError(f"job {name!r} is already registered")
         if self._tasks:
             raise RuntimeError("register jobs before the dispatcher starts")
-        job = self.jobs[name] = Job(name, run, wake_channel, idle_seconds)
+        job = self.jobs[name] = Job(name, run, wake_channel, idle_seconds, stop)
         _CHANNELS[name] = wake_channel
         return job
 
@@ -156,6 +164,9 @@ class Dispatcher:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        for job in self.jobs.values():
+            if job.stop is not None:
+                await job.stop()
         if self.database is not None:
             await self.database.dispose()
             self.database = None

@@ -20,6 +20,7 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.platform.db import IMMEDIATE
 from app.platform.errors import Conflict
 
 P = ParamSpec("P")
@@ -77,6 +78,14 @@ def retry_stale_snapshot(use_case: Callable[P, Awaitable[R]]) -> Callable[P, Awa
             first_read_version.reset(token)
 
     return run
+
+
+async def take_write_lock(session: AsyncSession) -> None:
+    """SQLite: begin the session's transaction holding the write lock (BEGIN IMMEDIATE, waiting up to the busy
+    timeout), for a use case that reads before it writes while background jobs write too: it then waits for
+    them instead of failing on a stale snapshot. PostgreSQL: nothing. Call it first in the transaction."""
+    if session.get_bind().dialect.name == "sqlite":
+        await session.connection(execution_options={IMMEDIATE: True})
 
 
 @asynccontextmanager

@@ -3,6 +3,9 @@
     combat-admin export CAMPAIGN_ID > campaign.json    the campaign's document (GET /v1/campaign/export's)
     combat-admin import campaign.json                  a new campaign from it; prints its id and owner key
     combat-admin new-owner-key CAMPAIGN_ID             a new owner key for a campaign whose keys are lost
+    combat-admin webhooks list [--campaign ID]         every webhook subscription and its events' states
+    combat-admin webhooks retry [--subscription ID]    given-up events pending again (same webhook-id)
+    combat-admin webhooks purge [--older-than-hours H] delete delivered and given-up events older than H
 
 The same code as the HTTP endpoints, through app.platform.db.Database. A progress bar goes to stderr
 (stdout carries only the document, or the id and key).
@@ -29,6 +32,7 @@ from app.platform.db import Database
 from app.platform.errors import ServiceError
 from app.platform.transactions import write_transaction
 from app.portability import export, imports
+from app.webhooks import admin as webhooks_admin
 
 PROG = "combat-admin"
 
@@ -71,6 +75,15 @@ async def new_owner_key(database: Database, campaign_id: str) -> str:
     return key.secret
 
 
+async def webhooks(database: Database, arguments: argparse.Namespace, settings: Settings) -> None:
+    if arguments.action == "list":
+        for line in await webhooks_admin.summary(database, arguments.campaign):
+            print(line)
+    elif arguments.action == "retry":
+        print(f"{await webhooks_admin.retry(database, arguments.subscription)} events pending again")
+    else:
+        hours = settings.webhook_prune_after_hours if arguments.older_than_hours is None else arguments.older_than_hours
+        print(f"{await webhooks_admin.purge(database, hours)} events purged")
 NOT_MIGRATED = (
     "the database at DATABASE_URL has no tables yet (it was never migrated). Create them first, with the "
     "same DATABASE_URL: `alembic upgrade head` (in a checkout: `make migrate`; with compose: "
@@ -99,6 +112,8 @@ async def run(arguments: argparse.Namespace, settings: Settings) -> int:
                 campaign_id, key = await import_from(database, source, console)
             print(f"campaign {campaign_id}")
             print(f"key {key}")
+        elif arguments.command == "webhooks":
+            await webhooks(database, arguments, settings)
         else:
             print(await new_owner_key(database, arguments.campaign_id))
     finally:
@@ -114,6 +129,12 @@ def parser() -> argparse.ArgumentParser:
         "file"
     )
     commands.add_parser("new-owner-key", help="issue a new owner key for a campaign").add_argument("campaign_id")
+    hooks = commands.add_parser("webhooks", help="webhook subscriptions and their events").add_subparsers(
+        dest="action", required=True
+    )
+    hooks.add_parser("list", help="every subscription, its events' states").add_argument("--campaign")
+    hooks.add_parser("retry", help="given-up events pending again").add_argument("--subscription")
+    hooks.add_parser("purge", help="delete finished events").add_argument("--older-than-hours", type=float)
     return made
 
 

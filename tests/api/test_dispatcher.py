@@ -16,6 +16,7 @@ from app.config import Settings
 from app.platform.db import Database
 from app.platform.dispatcher import Dispatcher, wake_at_commit
 
+NEXT_WORK = text("SELECT id FROM dispatcher_work WHERE NOT done ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED")
 DEADLINE = 30.0  # generous: a loaded machine is slow, never wrong
 
 
@@ -138,9 +139,7 @@ def test_every_worker_is_woken_and_skip_locked_shares_the_work(settings):
         async def claim(database: Database) -> None:
             while True:
                 async with dispatcher_of().write() as connection:
-                    row = (await connection.execute(text(
-                        "SELECT id FROM dispatcher_work WHERE NOT done ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED"
-                    ))).first()
+                    row = (await connection.execute(NEXT_WORK)).first()
                     if row is None:
                         return
                     done_now = text("UPDATE dispatcher_work SET done = true WHERE id = :id")
@@ -168,9 +167,7 @@ def test_every_worker_is_woken_and_skip_locked_shares_the_work(settings):
                 await session.execute(work)
                 await wake_at_commit(session, "work")
             await until(lambda: len(done) == 200, "all the work")
-            await until(
-                lambda: all(d.jobs["work"].runs > r for d, r in zip(workers, runs, strict=True)), "both woken"
-            )
+            await until(lambda: all(d.jobs["work"].runs > r for d, r in zip(workers, runs, strict=True)), "both woken")
             assert sorted(number for _, number in done) == list(range(1, 201))  # each exactly once
         finally:
             for dispatcher in workers:
@@ -193,8 +190,11 @@ def test_a_write_on_sqlite_takes_the_lock_when_it_begins(settings):
         await dispatcher.start()
         try:
             assert dispatcher.database is not None
-            event.listen(dispatcher.database.engine.sync_engine, "before_cursor_execute",
-                         lambda _c, _cur, statement, *_: sent.append(statement))
+            event.listen(
+                dispatcher.database.engine.sync_engine,
+                "before_cursor_execute",
+                lambda _c, _cur, statement, *_: sent.append(statement),
+            )
             async with dispatcher.write() as connection:
                 await connection.execute(text("SELECT 1"))
         finally:

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from tests.api.events_support import Served
 from tests.api.helpers import fighter
+from tests.api.webhook_support import NoConnections, stub_resolver
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 WATCHED = ("ETag", "Location")
@@ -62,6 +63,13 @@ def build_world(client: TestClient) -> World:
     ids["character_id"] = world.post("/v1/characters", {"name": "Ala", **stat_block})["id"]
     ids["creature_id"] = world.post("/v1/creatures", {"name": "Goblin", **stat_block})["id"]
     ids["slug"] = "unknown-key"
+    # A webhook to a name that resolves (here) to a public address: nothing ever connects to it (nor could:
+    # this app delivers nothing).
+    hooks = client.app.state.webhooks
+    hooks.resolver = stub_resolver({"hooks.example": ["93.184.216.34"]})
+    hooks.transport = NoConnections()
+    ids["webhook_id"] = world.post("/v1/webhooks", {"url": "https://hooks.example/x", "events": ["ping"]})["id"]
+    ids["delivery_id"] = client.post(f"/v1/webhooks/{ids['webhook_id']}/ping").json()["id"]
     return world
 
 
@@ -85,6 +93,8 @@ def fresh(world: World, name: str) -> dict[str, str]:
             world.client.put(f"{url}/declarations/{ala}", json={"action": {"type": "none"}})
         if name == "revoke_token":
             ids["token_id"] = world.post(f"{url}/tokens", {"role": "viewer"})["id"]
+    if name == "delete_webhook":
+        ids["webhook_id"] = world.post("/v1/webhooks", {"url": "https://hooks.example/spare"})["id"]
     if name == "revoke_key":
         ids["key_id"] = world.post("/v1/campaign/keys", {"label": "to revoke"})["id"]
     if name in ("delete_character", "update_character"):
@@ -163,6 +173,14 @@ SUCCESS: dict[str, tuple[Any, dict[str, Any]]] = {
     "update_creature": ({"notes": "changed"}, {}),
     "delete_creature": (None, {}),
     "table_viewer": (None, {}),
+    "create_webhook": ({"url": "https://hooks.example/y", "events": ["ping"]}, {}),
+    "list_webhooks": (None, {}),
+    "read_webhook": (None, {}),
+    "update_webhook": ({"description": "changed"}, {}),
+    "delete_webhook": (None, {}),
+    "list_deliveries": (None, {"limit": 5}),
+    "redeliver": (None, {}),
+    "ping": (None, {}),
     "healthz": (None, {}),
     "readyz": (None, {}),
     "metrics": (None, {}),
@@ -236,7 +254,8 @@ class Checks:
 
 @pytest.fixture
 def app_with_metrics_token(settings):
-    return create_app(settings.model_copy(update={"metrics_token": METRICS_TOKEN}))
+    # No deliveries in this process: their bookkeeping would write beside the calls under test.
+    return create_app(settings.model_copy(update={"metrics_token": METRICS_TOKEN, "webhook_deliveries": False}))
 
 
 @pytest.fixture

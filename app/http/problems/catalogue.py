@@ -59,6 +59,23 @@ CATALOGUE: dict[str, ProblemType] = {
             "Send the body as JSON with the header Content-Type: application/json.",
         ),
         ProblemType(
+            "webhook-destination-refused",
+            422,
+            "The webhook's URL is refused",
+            "The URL is not http(s), is longer than 2,048 characters, carries credentials, does not resolve, or "
+            "resolves to an address that is not public unicast (loopback, private, link-local, shared, multicast, "
+            "reserved, documentation, or such an address in IPv6 form); http:// only inside the allowed networks.",
+            "Use an https URL of a public host; an operator may allow private networks (WEBHOOK_ALLOWED_NETWORKS).",
+        ),
+        ProblemType(
+            "not-a-discord-webhook",
+            422,
+            "The URL is not a Discord webhook URL",
+            "A subscription in the discord format posts to a Discord webhook: "
+            "{DISCORD_API_BASE}/webhooks/{id}/{token}.",
+            "Copy the webhook URL from the Discord channel's settings (Integrations, Webhooks).",
+        ),
+        ProblemType(
             "unknown-key",
             422,
             "A name is not in the ruleset's tables",

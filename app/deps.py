@@ -59,6 +59,12 @@ async def get_credential_cache(request: Request) -> TTLCache[str, Any]:
     return credentials_of(request)
 
 
+async def get_webhook_deliveries(request: Request) -> Any:
+    """This worker's webhook deliveries (app/webhooks/delivery.py): the allowed networks and the resolver a
+    destination is checked with."""
+    return request.app.state.webhooks
+
+
 async def get_session(database: Annotated[Database, Depends(get_database)]) -> AsyncIterator[AsyncSession]:
     """One session per request. Services open and commit the transaction; nothing commits after the yield
     (it would run after the response is sent). Making a session does no I/O: the first statement checks

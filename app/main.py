@@ -13,7 +13,7 @@ from fastapi import APIRouter, FastAPI, Response
 
 from app.access.router import router as access_router
 from app.campaign.routes import router as campaign_router
-from app.chronicle.api import router as chronicle_router
+from app.chronicle.router import router as chronicle_router
 from app.config import Settings, get_settings
 from app.encounters import deadline_job, deadlines
 from app.encounters.routes.combatants import router as combatants_router
@@ -38,7 +38,7 @@ from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
 from app.stats.router import router as stats_router
 from app.table.router import install_table
-from app.webhooks.api import router as webhooks_router
+from app.webhooks.router import router as webhooks_router
 from app.webhooks.install import install_webhooks
 
 DESCRIPTION = """

@@ -18,8 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.encounters.tables import ENCOUNTERS
-from app.http.responses import Reply
-from app.idempotency.keys import Claim, record
 from app.platform.db import utcnow
 from app.platform.dispatcher import wake_at_commit
 from app.platform.errors import NotFound, PreconditionFailed, Unprocessable
@@ -71,8 +69,10 @@ async def _require_encounter(session: AsyncSession, campaign_id: str, encounter_
 
 async def create(
     *, session: AsyncSession, campaign_id: str, data: WebhookCreate, settings: Settings,
-    allowed: Sequence[Network], resolver: Resolver, claim: Claim | None = None,
-) -> Reply:  # fmt: skip
+    allowed: Sequence[Network], resolver: Resolver,
+) -> WebhookCreated:  # fmt: skip
+    """Run by the command runner in its transaction: the destination is checked (DNS) before the first
+    statement, so no connection or write lock is held while a resolver answers."""
     await check_destination(data.url, format=data.format, settings=settings, allowed=allowed, resolver=resolver)
     now = utcnow()
     secret = new_secret() if data.format == "standard" else None
@@ -83,15 +83,11 @@ async def create(
         "enabled": True, "disabled_reason": None, "given_up_streak": 0, "version": 1,
         "created_at": now, "updated_at": now,
     }  # fmt: skip
-    async with session.begin():
-        await take_write_lock(session)
-        await _require_encounter(session, campaign_id, data.encounter)
-        OUTBOX.may_have_subscriptions(database_key(session))  # before the commit: never a change missed
-        await session.execute(insert(SUBSCRIPTIONS), row)
-        created = WebhookCreated(**_read(SimpleNamespace(**row)).model_dump(), secret=secret)
-        reply = Reply.json(201, created, location=f"/v1/webhooks/{row['id']}", etag=f'"{row["version"]}"')
-        await record(session, claim, reply)
-    return reply
+    await take_write_lock(session)
+    await _require_encounter(session, campaign_id, data.encounter)
+    OUTBOX.may_have_subscriptions(database_key(session))  # before the commit: never a change missed
+    await session.execute(insert(SUBSCRIPTIONS), row)
+    return WebhookCreated(**_read(SimpleNamespace(**row)).model_dump(), secret=secret)
 
 
 async def list_(*, session: AsyncSession, campaign_id: str) -> list[WebhookRead]:

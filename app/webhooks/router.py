@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi import APIRouter, Depends, Response, status
 
 from app.access.auth import OwnerDep
-from app.access.deps import IdempotencyDep
-from app.deps import SessionDep, SettingsDep
+from app.access.deps import OwnerCommand
+from app.deps import SessionDep, SettingsDep, get_webhook_deliveries
+from app.http.command import run
 from app.http.etags import etag
 from app.http.params import IfMatch, Limit, Offset
 from app.http.responses import Reply
@@ -22,13 +23,7 @@ ETAG = {"headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}
 router = APIRouter(tags=["webhooks"])
 
 
-async def get_deliveries(request: Request) -> Deliveries:
-    """This worker's deliveries: the allowed networks and the resolver a destination is checked with."""
-    deliveries: Deliveries = request.app.state.webhooks
-    return deliveries
-
-
-DeliveriesDep = Annotated[Deliveries, Depends(get_deliveries)]
+DeliveriesDep = Annotated[Deliveries, Depends(get_webhook_deliveries)]
 
 
 def expected_version(if_match: str | None) -> int | None:
@@ -45,14 +40,20 @@ def _destination(settings: Any, deliveries: Deliveries) -> dict[str, Any]:
 
 @router.post("/v1/webhooks", status_code=status.HTTP_201_CREATED, response_model=WebhookCreated, responses={201: ETAG})
 async def create_webhook(
-    data: WebhookCreate, session: SessionDep, principal: OwnerDep, settings: SettingsDep,
-    deliveries: DeliveriesDep, claim: IdempotencyDep,
-) -> Response:  # fmt: skip
+    data: WebhookCreate, call: OwnerCommand, settings: SettingsDep, deliveries: DeliveriesDep
+) -> Response:
     """Subscribe a URL to the campaign's events. The `secret` (standard format) is shown **once**."""
-    reply = await subscriptions.create(
-        session=session, campaign_id=principal.campaign_id, data=data, claim=claim, **_destination(settings, deliveries)
+    return await run(
+        call,
+        lambda session: subscriptions.create(
+            session=session, campaign_id=call.campaign_id, data=data, **_destination(settings, deliveries)
+        ),
+        _created,
     )
-    return reply.response()
+
+
+def _created(created: WebhookCreated) -> Reply:
+    return Reply.json(201, created, location=f"/v1/webhooks/{created.id}", etag=etag(created.version))
 
 
 @router.get("/v1/webhooks", response_model=list[WebhookRead])

@@ -38,8 +38,8 @@ from app.platform.ratelimit import RateLimiter
 from app.portability.router import router as portability_router
 from app.stats.router import router as stats_router
 from app.table.router import install_table
-from app.webhooks.router import router as webhooks_router
 from app.webhooks.install import install_webhooks
+from app.webhooks.router import router as webhooks_router
 
 DESCRIPTION = """
 Combat bookkeeping for **Dziedzictwo Cieni**: initiative with weapon delays, stances, hits, blows,
@@ -140,7 +140,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     metrics = install_observability(
         app, settings, pool_in_use=database.connections_in_use, watch_pool=database.watch_connections_in_use
     )
-    webhooks = install_webhooks(app, settings, dispatcher, metrics.registry)
+    webhooks = install_webhooks(settings, dispatcher, metrics.registry)
+    app.state.webhooks = webhooks.deliveries
     # The only middleware: every answer (a 413 and a CORS preflight too) is counted, logged and carries its
     # request id.
     app.add_middleware(

@@ -3,7 +3,6 @@ the metrics. `start` (in the lifespan) tells the SQLite outbox whether any subsc
 
 from __future__ import annotations
 
-from fastapi import FastAPI
 from prometheus_client import CollectorRegistry
 
 from app.config import Settings
@@ -25,10 +24,9 @@ class Webhooks:
             await OUTBOX.learn(database)
 
 
-def install_webhooks(app: FastAPI, settings: Settings, dispatcher: Dispatcher, registry: CollectorRegistry) -> Webhooks:
+def install_webhooks(settings: Settings, dispatcher: Dispatcher, registry: CollectorRegistry) -> Webhooks:
     changefeed.record_with(OUTBOX)
     deliveries = Deliveries(settings, dispatcher, WebhookMetrics(registry))
     if settings.webhook_deliveries:
         deliveries.register()
-    app.state.webhooks = deliveries
     return Webhooks(settings, deliveries)

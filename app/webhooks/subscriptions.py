@@ -10,7 +10,6 @@ import base64
 import secrets
 import uuid
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -37,11 +36,15 @@ class NotDiscordWebhook(Unprocessable):
 
 
 def _read(row: Any) -> WebhookRead:
-    return WebhookRead(
-        id=row.id, url=row.url, events=row.events, scope=row.scope, format=row.format, lang=row.lang,
-        encounter=row.encounter_id, description=row.description, enabled=row.enabled,
-        disabled_reason=row.disabled_reason, version=row.version, created_at=row.created_at, updated_at=row.updated_at,
-    )  # fmt: skip
+    """A subscription's row (a Row, or the mapping just inserted) as it is read."""
+    values = row if isinstance(row, dict) else row._mapping
+    return WebhookRead(**{name: values[name] for name in WEBHOOK_COLUMNS}, encounter=values["encounter_id"])
+
+
+WEBHOOK_COLUMNS = (
+    "id", "url", "events", "scope", "format", "lang", "description", "enabled", "disabled_reason", "version",
+    "created_at", "updated_at",
+)  # fmt: skip
 
 
 def new_secret() -> str:
@@ -87,7 +90,7 @@ async def create(
     await _require_encounter(session, campaign_id, data.encounter)
     OUTBOX.may_have_subscriptions(database_key(session))  # before the commit: never a change missed
     await session.execute(insert(SUBSCRIPTIONS), row)
-    return WebhookCreated(**_read(SimpleNamespace(**row)).model_dump(), secret=secret)
+    return WebhookCreated(**_read(row).model_dump(), secret=secret)
 
 
 async def list_(*, session: AsyncSession, campaign_id: str) -> list[WebhookRead]:

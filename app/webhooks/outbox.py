@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy import and_, bindparam, exists, func, insert, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,20 +21,11 @@ from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
 from app.platform.changefeed import ENCOUNTER, Change
 from app.platform.db import Database, utcnow
 from app.platform.dispatcher import wake_at_commit
+from app.webhooks.schemas import EventType
 from app.webhooks.tables import EVENTS, SUBSCRIPTIONS
 
 JOB = "webhooks"
-EVENT_TYPES = (
-    "round.resolved",
-    "round.undone",
-    "turn.ended",
-    "combatant.down",
-    "encounter.finished",
-    "encounter.reopened",
-    "declarations.complete",
-    "declarations.due",
-    "ping",
-)
+EVENT_TYPES: tuple[str, ...] = get_args(EventType)  # declared once, in the schema clients read
 IN_THE_ROUND_MESSAGE = ("turn.ended", "combatant.down")  # Discord: inside the round's one message
 
 _FOR_ENCOUNTER = and_(

@@ -101,18 +101,24 @@ def test_a_decided_fight_gives_the_side_with_no_one_standing_0(threaded):
     assert last["draws"] == 0
 
 
-def test_turning_points_are_exactly_the_swings(threaded):
-    """A fight decided in round 2 after an even start swings by far more than 0.20; nothing else does."""
+def decided_in_round_two(client: TestClient) -> tuple[dict, str, str]:
+    """Ala against Cyryl: both miss in round 1, Ala's blow in round 2 is at least critical (margin +9, 13+)."""
     encounter = create_encounter(
-        threaded, fighter("Ala", side="party", vitality=20), fighter("Cyryl", side="bandits", vitality=20),
+        client, fighter("Ala", side="party", vitality=20), fighter("Cyryl", side="bandits", vitality=20),
         rules={"turn_length": 100},
     )  # fmt: skip
     url = f"/v1/encounters/{encounter['id']}"
     a, c = (x["id"] for x in encounter["combatants"])
     miss = {f"{a}.attack.1": 20, f"{c}.attack.1": 20, f"{a}.initiative.1": 1, f"{c}.initiative.1": 2}
-    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": miss})
-    mortal = {**miss, f"{a}.attack.1": 1, f"{a}.damage.1": [8]}  # margin +9, blow 13+: at least critical
-    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": mortal})
+    client.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": miss})
+    mortal = {**miss, f"{a}.attack.1": 1, f"{a}.damage.1": [8]}
+    client.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": mortal})
+    return encounter, url, a
+
+
+def test_turning_points_are_exactly_the_swings(threaded):
+    """A fight decided in round 2 after an even start swings by far more than 0.20; nothing else does."""
+    encounter, url, a = decided_in_round_two(threaded)
     answer = timeline_of(threaded, url)
     assert [tuple(t[k] for k in ("round", "side", "before", "after")) for t in answer["turning_points"]] == swings(
         answer["points"]
@@ -204,16 +210,7 @@ def test_the_owners_chronicle_marks_a_computed_turning_point_and_a_tokens_does_n
     """Before the timeline is computed the chronicle has no mark; after it, the owner's chronicle tells
     round 2's turning point in both languages under a new ETag (a cached copy is not current any more),
     while a viewer's chronicle stays as it was."""
-    encounter = create_encounter(
-        threaded, fighter("Ala", side="party", vitality=20), fighter("Cyryl", side="bandits", vitality=20),
-        rules={"turn_length": 100},
-    )  # fmt: skip
-    url = f"/v1/encounters/{encounter['id']}"
-    a, c = (x["id"] for x in encounter["combatants"])
-    miss = {f"{a}.attack.1": 20, f"{c}.attack.1": 20, f"{a}.initiative.1": 1, f"{c}.initiative.1": 2}
-    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": miss})
-    mortal = {**miss, f"{a}.attack.1": 1, f"{a}.damage.1": [8]}
-    threaded.post(f"{url}/rounds", json={"declarations": [attack(a, c), attack(c, a)], "dice": mortal})
+    _, url, _ = decided_in_round_two(threaded)
     viewer = threaded.post(f"{url}/tokens", json={"role": "viewer"}).json()["secret"]
     as_viewer = {"Authorization": f"Bearer {viewer}"}
     before = threaded.get(f"{url}/chronicle", params={"lang": "en", "format": "text"})

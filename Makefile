@@ -26,15 +26,15 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-# What running needs (make run: with the compile extra, mypy and setuptools, as it compiles the resolver), and
+# What running needs (make run: with the compile group, mypy and setuptools, as it compiles the resolver), and
 # beside it what testing and linting need (make test, make lint).
 # --frozen: install exactly the lock, never re-resolve (make lock does that).
 $(BIN)/activate: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet --extra compile
+	$(UV) sync --frozen --quiet --group compile
 	touch $(BIN)/activate
 
 $(VENV)/.dev: $(BIN)/activate
-	$(UV) sync --frozen --quiet --extra compile --extra dev
+	$(UV) sync --frozen --quiet --group compile --extra dev
 	touch $(VENV)/.dev
 
 ## Resolve pyproject.toml's dependencies again into uv.lock (after adding, removing or widening one;

@@ -10,7 +10,8 @@ import pytest
 from openapi_spec_validator import validate
 
 from app.config import Settings
-from app.http.openapi import NO_LOCATION, standard_bounds
+from app.http.openapi import NO_LOCATION
+from app.http.openapi_schemas import standard_bounds
 from app.main import create_app
 from app.resolver import DEFAULT_RULESET
 from app.vocabulary.ruleset import RulesetRead
@@ -216,7 +217,7 @@ def test_metrics_declares_its_optional_token(document):
 
 def test_request_defaults_are_optional_and_said_in_words(document):
     """openapi-typescript makes a component property with `default` required: request schemas carry none."""
-    from app.http.openapi import document_schemas, request_side_schemas  # noqa: PLC0415
+    from app.http.openapi_schemas import document_schemas, request_side_schemas  # noqa: PLC0415
 
     requests, responses = request_side_schemas(document)
     # else a shared schema would lose defaults; the campaign document alone is both (the export's answer is

@@ -254,3 +254,20 @@ def test_a_subscription_is_read_changed_and_removed_with_its_version(hooked, rec
     assert [h["id"] for h in hooked.get("/v1/webhooks").json()] == [hook["id"]]
     assert hooked.delete(path).status_code == 204
     assert_problem(hooked.get(path), 404)
+
+
+def test_a_passed_deadline_is_a_declarations_due_event(hooked, hook_settings, receiver):
+    """The table's clock (roles and timing): the deadline passing is announced to webhooks too, signed, with
+    the round whose declarations were due."""
+    from tests.api.test_deadlines import due_now, wake  # noqa: PLC0415 (the deadline tests' own clock helpers)
+
+    hook = subscribe(hooked, receiver.url, events=["declarations.due"])
+    made = hooked.post("/v1/encounters", json={"name": "T", "combatants": [fighter("Ala"), fighter("Bolek")],
+                                               "declaration_seconds": 600})  # fmt: skip
+    assert made.status_code == 201, made.text
+    due_now(hook_settings, made.json()["id"])
+    wake(hooked)
+    wait_for(lambda: receiver.received, "declarations.due")
+    (body,) = verified(hook["secret"], receiver)
+    assert body["type"] == "declarations.due"
+    assert body["data"]["encounter"] == made.json()["id"] and body["data"]["round"] == 1

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.vocabulary.stat_block import refuse_null
 from app.vocabulary.types import Bool, Id, Input
 
 EventType = Literal[
@@ -52,7 +53,9 @@ class WebhookUpdate(Input):
     scope: Scope | None = None
     lang: Lang | None = None
     enabled: Bool | None = Field(default=None, description="true resumes a disabled subscription.")
-    description: Description | None = None
+    description: Description | None = Field(default=None, description="null: no description.")
+
+    _not_null = field_validator("url", "events", "scope", "lang", "enabled")(refuse_null)
 
 
 class WebhookRead(BaseModel):

@@ -120,10 +120,7 @@ async def update_(
     *, session: AsyncSession, campaign_id: str, webhook_id: str, data: WebhookUpdate, expected_version: int | None,
     settings: Settings, allowed: Sequence[Network], resolver: Resolver,
 ) -> WebhookRead:  # fmt: skip
-    changes = data.model_dump(exclude_unset=True)
-    for name in ("url", "events", "scope", "lang", "enabled"):
-        if name in changes and changes[name] is None:
-            raise Unprocessable(f"{name} cannot be null.", pointer=f"/{name}")
+    changes = data.model_dump(exclude_unset=True)  # null only where it means something (WebhookUpdate)
     async with session.begin():
         await take_write_lock(session)
         row = await _get(session, campaign_id, webhook_id)

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.campaign_helpers import create
 from tests.api.helpers import assert_problem, create_encounter, fighter
+from tests.api.webhook_support import NoConnections, stub_resolver
 
 # (schema, field): what null means there. Every other nullable field refuses null with a 422.
 NULL_MEANS = {
@@ -22,7 +23,14 @@ NULL_MEANS = {
     ("CombatantUpdate", "group"): "no group",
     ("CombatantUpdate", "blood"): "back to full",
     ("CombatantUpdate", "long_action"): "cancelled",
+    ("EncounterUpdate", "declaration_seconds"): "no deadline any more",
+    ("EncounterUpdate", "auto_resolve"): "kept as it is",
+    ("CombatantUpdate", "name_forms"): "the dictionary's forms again",
+    ("CombatantUpdate", "companion_of"): "nobody's companion",
+    ("CombatantUpdate", "reveal_at_round"): "no arrival set",
+    ("StatBlockUpdate", "name_forms"): "the dictionary's forms again",
     ("StatBlockUpdate", "side"): "no side",
+    ("WebhookUpdate", "description"): "no description",
     ("StatBlockUpdate", "group"): "no group",
     ("StatBlockUpdate", "blood"): "back to full",
 }
@@ -37,6 +45,16 @@ def _combatant(client: TestClient) -> str:
     return f"/v1/encounters/{encounter['id']}/combatants/{encounter['combatants'][0]['id']}"
 
 
+def _webhook(client: TestClient) -> str:
+    """A subscription to a name that resolves (here, by a stub) to a public address; nothing connects to it."""
+    hooks = client.app.state.webhooks
+    hooks.resolver = stub_resolver({"hooks.example": ["93.184.216.34"]})
+    hooks.transport = NoConnections()
+    made = client.post("/v1/webhooks", json={"url": "https://hooks.example/x", "events": ["ping"]})
+    assert made.status_code == 201, made.text
+    return f"/v1/webhooks/{made.json()['id']}"
+
+
 # One live resource per PATCH route, made fresh for each field.
 RESOURCES: dict[str, Callable[[TestClient], str]] = {
     "/v1/encounters/{encounter_id}": _encounter,
@@ -44,6 +62,7 @@ RESOURCES: dict[str, Callable[[TestClient], str]] = {
     "/v1/characters/{character_id}": lambda client: f"/v1/characters/{create(client, '/v1/characters')['id']}",
     "/v1/creatures/{creature_id}": lambda client: f"/v1/creatures/{create(client, '/v1/creatures')['id']}",
     "/v1/campaign": lambda client: "/v1/campaign",
+    "/v1/webhooks/{webhook_id}": _webhook,
 }
 
 

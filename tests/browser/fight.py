@@ -81,8 +81,15 @@ class Fight:
         assert response.status_code in (200, 201), response.text
 
 
+# The browser tests check that things arrive, not how fast (the figures are printed, and measured by the
+# benchmarks): a deadline below this floor only made them fail on a loaded CI machine.
+DEADLINE_FLOOR = 60.0
+
+
 def wait_for(condition: Callable[[], Any], *, deadline: float, what: str) -> float:
-    """Poll until condition() is truthy; return the seconds it took, or fail naming what never came."""
+    """Poll until condition() is truthy; return the seconds it took, or fail naming what never came (after
+    `deadline` seconds, or DEADLINE_FLOOR if that is longer)."""
+    deadline = max(deadline, DEADLINE_FLOOR)
     start = time.monotonic()
     last = None
     while True:

@@ -8,7 +8,7 @@ from tests.browser.fight import Fight, wait_for
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-UPDATE_DEADLINE = 1.0  # the "within a second"
+UPDATE_DEADLINE = 1.0  # the "within a second": printed, not asserted (fight.DEADLINE_FLOOR)
 
 
 class Page:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from math import sqrt
 from typing import Any
 
@@ -97,8 +97,8 @@ class OddsJob:
     def __reduce__(self) -> tuple[type[OddsJob], tuple[Any, ...]]:
         # Pickled to the odds processes by its constructor's arguments: compiled by mypyc (the image, `make
         # run`), the default unpickling sets the frozen fields one by one and the dataclass refuses.
-        fields = (self.combatants, self.sides, self.rules, self.first_round, self.seed, self.max_rounds, self.groups)
-        return OddsJob, fields
+        # Every field, from the dataclass's own list: one left out (the stop slot once was) is silently lost.
+        return OddsJob, tuple(getattr(self, each.name) for each in fields(self))
 
 
 def play_chunk(job: OddsJob, first: int, count: int) -> Tally:

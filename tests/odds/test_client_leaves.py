@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.odds.tally import OddsJob
 from tests.odds.held import DEADLINE
 from tests.odds.test_odds_api import SKIRMISH, body_fighter
 
@@ -80,3 +82,10 @@ def test_a_client_that_goes_away_stops_its_odds_in_the_worker_process(settings):
         response = client.post("/v1/odds", json=small, headers={"Authorization": ""})
         assert response.status_code == 200, response.text
         assert response.json()["fights"] == 50
+
+
+def test_a_job_crosses_to_the_odds_process_with_every_field_its_stop_slot_too():
+    """What the pool pickles is the job whole: a job that lost its stop slot on the way could not be stopped."""
+    job = OddsJob(combatants=(), sides=(), rules={"delay_die": 8}, first_round=3, seed=11, max_rounds=40,
+                  groups={"a": "g"}, stop_slot=7)  # fmt: skip
+    assert pickle.loads(pickle.dumps(job)) == job

@@ -13,14 +13,15 @@ class WebhookMetrics:
             ["outcome"],
             registry=registry,
         )
-        # Read from the database by whichever worker ran the job last: the same figure for every worker.
+        # Read from the database by whichever worker ran the job last: its figure is the one shown, and a
+        # worker that exited drops out (a stale "max" of a dead worker would stay forever).
         self._depth = Gauge(
             "combat_webhook_queue_depth", "Pending webhook events of enabled subscriptions.",
-            registry=registry, multiprocess_mode="max",
+            registry=registry, multiprocess_mode="livemostrecent",
         )  # fmt: skip
         self._oldest = Gauge(
             "combat_webhook_oldest_pending_seconds", "Age of the oldest pending webhook event.",
-            registry=registry, multiprocess_mode="max",
+            registry=registry, multiprocess_mode="livemostrecent",
         )  # fmt: skip
 
     def delivery(self, outcome: str) -> None:

@@ -153,7 +153,9 @@ def test_a_console_and_two_players_play_three_rounds_and_finish(browser, server,
     print(f"screenshots: {screenshots}")
     # One column on a phone: the form sits inside the card, nothing beside the combatants.
     ala_page.page.set_viewport_size(PHONE)
-    assert ala_page.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The charts redraw at the new width on the resize's next frame: the layout settles, then it must fit.
+    wait_for(lambda: ala_page.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+             deadline=10, what="the player's page one column wide on a phone")
 
     # The fight finished from the console (its confirm() accepted): the players' forms go away.
     gm.testid("finish").click()

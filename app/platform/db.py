@@ -12,6 +12,7 @@ import os
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, cast
@@ -124,6 +125,11 @@ def _configure_sqlite(engine: AsyncEngine, busy_timeout_ms: int) -> None:
 # in this process (use cases, the background jobs' own engines) goes through `writer_gate`.
 
 HELD_GATE = "writer_gate"
+# Set while a use case re-runs after its snapshot went stale (app/platform/transactions.py): its sessions then
+# take the gate and SQLite's write lock at their first statement, read or write, so the re-run cannot go stale
+# again. Optimistic first, pessimistic after: under a steady stream of writes, an optimistic re-run could
+# lose the race every time.
+lock_at_first_statement: ContextVar[bool] = ContextVar("lock_at_first_statement", default=False)
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, WriterGate]] = weakref.WeakKeyDictionary()
 _busy_timeouts: dict[str, float] = {}  # seconds, by file, from the engine's settings
 
@@ -146,6 +152,9 @@ class WriterGate:
         except TimeoutError:
             raise ServiceUnavailable("The database was busy with other writes for too long.") from None
         self._holder = asyncio.current_task()
+
+    def held_by_this_task(self) -> bool:
+        return self._holder is not None and self._holder is asyncio.current_task()
 
     def release(self) -> None:
         self._holder = None
@@ -202,12 +211,18 @@ class GatedSession(AsyncSession):
     sync_session_class = _GatedSyncSession
 
     async def _enter_gate(self, statement: Any) -> None:
-        if HELD_GATE in self.info or not _writes(statement):
+        if HELD_GATE in self.info:
+            return
+        locking_first = lock_at_first_statement.get()
+        if not (locking_first or _writes(statement)):
             return
         gate = writer_gate(self.bind if isinstance(self.bind, AsyncEngine) else None)
-        if gate is not None:
-            await gate.acquire()
-            self.info[HELD_GATE] = gate
+        if gate is None or (not _writes(statement) and gate.held_by_this_task()):
+            return  # a read beside this task's own writing session: waiting for the gate would be waiting for itself
+        await gate.acquire()
+        self.info[HELD_GATE] = gate
+        if locking_first:  # the transaction's first statement: BEGIN IMMEDIATE, SQLite's lock taken with it
+            await self.connection(execution_options={IMMEDIATE: True})
 
     async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
         await self._enter_gate(statement)

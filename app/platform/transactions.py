@@ -4,7 +4,8 @@ PostgreSQL decides a compare-and-set in the UPDATE itself (READ COMMITTED re-che
 has one write lock for the whole file (writers queue for it: app/platform/db.py, `writer_gate`), and a
 transaction whose snapshot went stale cannot take it, even when another *campaign* changed;
 `retry_stale_snapshot` re-runs such a use case, remembering the version first read, so only a change to
-the same encounter is a 409. Every use case that reads, then writes is wrapped in it.
+the same encounter is a 409; the re-run holds the write lock from its first statement, so it cannot go stale
+again (app/platform/db.py, `lock_at_first_statement`). Every use case that reads, then writes is wrapped in it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import ParamSpec, TypeVar
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.platform.db import IMMEDIATE
+from app.platform.db import lock_at_first_statement
 from app.platform.errors import Conflict
 
 P = ParamSpec("P")
@@ -61,6 +62,7 @@ def retry_stale_snapshot(use_case: Callable[P, Awaitable[R]]) -> Callable[P, Awa
         if retrying.get():
             return await use_case(*args, **kwargs)  # a use case calling another: the outer one re-runs both
         token, inside = first_read_version.set(None), retrying.set(True)
+        locking = lock_at_first_statement.set(False)
         try:
             for attempt in range(STALE_RETRIES):
                 try:
@@ -71,21 +73,15 @@ def retry_stale_snapshot(use_case: Callable[P, Awaitable[R]]) -> Callable[P, Awa
                 except OperationalError as error:  # a write outside the compare-and-sets (an INSERT, say)
                     if not is_sqlite_busy(error):
                         raise
+                lock_at_first_statement.set(True)  # the re-run holds the write lock from its first read
                 await asyncio.sleep(random.uniform(0.001, 0.004) * (attempt + 1))  # jitter: let the writer finish
             raise Conflict("The database was too busy to take this change. Resend it.")
         finally:
+            lock_at_first_statement.reset(locking)
             retrying.reset(inside)
             first_read_version.reset(token)
 
     return run
-
-
-async def take_write_lock(session: AsyncSession) -> None:
-    """SQLite: begin the session's transaction holding the write lock (BEGIN IMMEDIATE, waiting up to the busy
-    timeout), for a use case that reads before it writes while background jobs write too: it then waits for
-    them instead of failing on a stale snapshot. PostgreSQL: nothing. Call it first in the transaction."""
-    if session.get_bind().dialect.name == "sqlite":
-        await session.connection(execution_options={IMMEDIATE: True})
 
 
 @asynccontextmanager

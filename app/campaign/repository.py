@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.tables import CAMPAIGNS
@@ -20,8 +19,7 @@ from app.campaign.errors import CharacterBusy, CharacterChanged
 from app.campaign.tables import CHARACTERS, CREATURES
 from app.platform.db import Database, utcnow
 from app.platform.errors import Conflict, NotFound
-from app.platform.transactions import StaleSnapshot, is_sqlite_busy
-from app.platform.versions import ANY_VERSION, ExpectedVersion, compare_and_set, next_version
+from app.platform.versions import ANY_VERSION, ExpectedVersion, compare_and_set, delete_at_version, next_version
 from app.vocabulary.columns import armor_folded, armor_split
 
 Resource = dict[str, Any]  # one character's or creature's columns by name, armor folded
@@ -87,14 +85,7 @@ async def bump(session: AsyncSession, table: Table, resource_id: str, read_versi
 
 async def delete_resource(session: AsyncSession, table: Table, resource_id: str, read_version: int) -> None:
     """Delete the row if it is still at the version read (a fight linking a character moves it); else 409."""
-    try:
-        result = await session.execute(delete(table).where(table.c.id == resource_id, table.c.version == read_version))
-    except OperationalError as error:
-        if is_sqlite_busy(error):
-            raise StaleSnapshot(read_version) from error
-        raise
-    if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise changed_meanwhile(table)
+    await delete_at_version(session, table, resource_id, read_version, changed_meanwhile(table))
 
 
 async def stat_blocks(session: AsyncSession, campaign_id: str) -> list[Resource]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ClauseElement, Table, Update, bindparam, update
+from sqlalchemy import ClauseElement, Table, Update, bindparam, delete, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -77,6 +77,20 @@ async def compare_and_set(
             raise StaleSnapshot(read_version) from error
         raise
     if result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult
+        raise lost
+
+
+async def delete_at_version(
+    session: AsyncSession, table: Table, row_id: str, read_version: int, lost: Exception
+) -> None:
+    """Delete the row only if it is still at the version read; else `lost` is raised (as `compare_and_set`)."""
+    try:
+        result = await session.execute(delete(table).where(table.c.id == row_id, table.c.version == read_version))
+    except OperationalError as error:
+        if is_sqlite_busy(error):
+            raise StaleSnapshot(read_version) from error
+        raise
+    if result.rowcount != 1:  # type: ignore[attr-defined]
         raise lost
 
 

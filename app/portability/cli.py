@@ -84,6 +84,8 @@ async def webhooks(database: Database, arguments: argparse.Namespace, settings: 
     else:
         hours = settings.webhook_prune_after_hours if arguments.older_than_hours is None else arguments.older_than_hours
         print(f"{await webhooks_admin.purge(database, hours)} events purged")
+
+
 NOT_MIGRATED = (
     "the database at DATABASE_URL has no tables yet (it was never migrated). Create them first, with the "
     "same DATABASE_URL: `alembic upgrade head` (in a checkout: `make migrate`; with compose: "

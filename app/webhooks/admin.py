@@ -11,7 +11,6 @@ from sqlalchemy import case, delete, func, select, update
 
 from app.platform.db import Database, utcnow
 from app.platform.dispatcher import wake_at_commit
-from app.platform.transactions import take_write_lock
 from app.webhooks.outbox import JOB
 from app.webhooks.tables import EVENTS, SUBSCRIPTIONS
 
@@ -48,7 +47,6 @@ async def retry(database: Database, subscription_id: str | None = None) -> int:
     if subscription_id is not None:
         chosen = chosen & (E.subscription_id == subscription_id)
     async with database.sessions() as session, session.begin():
-        await take_write_lock(session)
         again = update(EVENTS).where(chosen).values(status="pending", next_attempt_at=utcnow(), finished_at=None)
         count = int((await session.execute(again)).rowcount)  # type: ignore[attr-defined]
         if count:
@@ -60,6 +58,5 @@ async def purge(database: Database, older_than_hours: float) -> int:
     """Delete delivered and given-up events finished more than this long ago."""
     before = utcnow() - timedelta(hours=older_than_hours)
     async with database.sessions() as session, session.begin():
-        await take_write_lock(session)
         gone = delete(EVENTS).where(E.status != "pending", E.finished_at < before)
         return int((await session.execute(gone)).rowcount)  # type: ignore[attr-defined]

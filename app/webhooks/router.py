@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Response, status
 
 from app.access.auth import OwnerDep
-from app.access.deps import OwnerCommand
+from app.access.deps import OwnerChange, OwnerCommand
 from app.deps import SessionDep, SettingsDep, get_webhook_deliveries
 from app.http.command import run
 from app.http.etags import etag
-from app.http.params import IfMatch, Limit, Offset
+from app.http.params import Limit, Offset
 from app.http.responses import Reply
 from app.vocabulary.types import Page
 from app.webhooks import subscriptions
@@ -24,14 +23,6 @@ router = APIRouter(tags=["webhooks"])
 
 
 DeliveriesDep = Annotated[Deliveries, Depends(get_webhook_deliveries)]
-
-
-def expected_version(if_match: str | None) -> int | None:
-    """If-Match as the version it names ("7" or 7); `*` or none: any; anything else matches no version."""
-    if if_match is None or if_match.strip() == "*":
-        return None
-    found = re.fullmatch(r'\s*"?(\d{1,9})"?\s*', if_match)
-    return int(found.group(1)) if found else -1
 
 
 def _destination(settings: Any, deliveries: Deliveries) -> dict[str, Any]:
@@ -46,7 +37,7 @@ async def create_webhook(
     return await run(
         call,
         lambda session: subscriptions.create(
-            session=session, campaign_id=call.campaign_id, data=data, **_destination(settings, deliveries)
+            session, campaign_id=call.campaign_id, data=data, **_destination(settings, deliveries)
         ),
         _created,
     )
@@ -70,27 +61,33 @@ async def read_webhook(webhook_id: str, session: SessionDep, principal: OwnerDep
 
 @router.patch("/v1/webhooks/{webhook_id}", response_model=WebhookRead, responses={200: ETAG})
 async def update_webhook(
-    webhook_id: str, data: WebhookUpdate, session: SessionDep, principal: OwnerDep, settings: SettingsDep,
-    deliveries: DeliveriesDep, if_match: IfMatch = None,
-) -> Response:  # fmt: skip
+    webhook_id: str, data: WebhookUpdate, call: OwnerChange, settings: SettingsDep, deliveries: DeliveriesDep
+) -> Response:
     """Change a subscription; `{"enabled": true}` resumes a disabled one."""
-    changed = await subscriptions.update_(
-        session=session, campaign_id=principal.campaign_id, webhook_id=webhook_id, data=data,
-        expected_version=expected_version(if_match), **_destination(settings, deliveries),
-    )  # fmt: skip
-    return Reply.json(200, changed, etag=etag(changed.version)).response()
+    return await run(
+        call,
+        lambda session: subscriptions.update_(
+            session,
+            campaign_id=call.campaign_id,
+            webhook_id=webhook_id,
+            data=data,
+            expected=call.expected,
+            **_destination(settings, deliveries),
+        ),  # fmt: skip
+        lambda changed: Reply.json(200, changed, etag=etag(changed.version)),
+    )
 
 
 @router.delete("/v1/webhooks/{webhook_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_webhook(
-    webhook_id: str, session: SessionDep, principal: OwnerDep, if_match: IfMatch = None
-) -> Response:
+async def delete_webhook(webhook_id: str, call: OwnerChange) -> Response:
     """Remove a subscription and its delivery log."""
-    await subscriptions.delete_(
-        session=session, campaign_id=principal.campaign_id, webhook_id=webhook_id,
-        expected_version=expected_version(if_match),
-    )  # fmt: skip
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return await run(
+        call,
+        lambda session: subscriptions.delete_(
+            session, campaign_id=call.campaign_id, webhook_id=webhook_id, expected=call.expected
+        ),
+        lambda _: Reply.no_content(),
+    )
 
 
 @router.get("/v1/webhooks/{webhook_id}/deliveries", response_model=Page[DeliveryRead])
@@ -107,14 +104,22 @@ async def list_deliveries(
 @router.post(
     "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", status_code=202, response_model=DeliveryRead
 )
-async def redeliver(webhook_id: str, delivery_id: str, session: SessionDep, principal: OwnerDep) -> DeliveryRead:
+async def redeliver(webhook_id: str, delivery_id: str, call: OwnerCommand) -> Response:
     """Send an event again, with the same webhook-id."""
-    return await subscriptions.redeliver(
-        session=session, campaign_id=principal.campaign_id, webhook_id=webhook_id, delivery_id=delivery_id
+    return await run(
+        call,
+        lambda session: subscriptions.redeliver(
+            session, campaign_id=call.campaign_id, webhook_id=webhook_id, delivery_id=delivery_id
+        ),
+        lambda delivery: Reply.json(202, delivery),
     )
 
 
 @router.post("/v1/webhooks/{webhook_id}/ping", status_code=202, response_model=DeliveryRead)
-async def ping(webhook_id: str, session: SessionDep, principal: OwnerDep) -> DeliveryRead:
+async def ping(webhook_id: str, call: OwnerCommand) -> Response:
     """A `ping` event, delivered like any other."""
-    return await subscriptions.ping(session=session, campaign_id=principal.campaign_id, webhook_id=webhook_id)
+    return await run(
+        call,
+        lambda session: subscriptions.ping(session, campaign_id=call.campaign_id, webhook_id=webhook_id),
+        lambda delivery: Reply.json(202, delivery),
+    )

@@ -1,7 +1,10 @@
 """A campaign's webhook subscriptions and their delivery log: plain verbs, one transaction each.
 
-A destination is checked (form, Discord's URL, the SSRF rules) before anything is written: a refused one
-is a 422 naming why, and nothing is stored. Redelivering, pinging and resuming wake the dispatcher at commit.
+Each verb runs in the command runner's transaction (app/http/command.py: one retry path, the
+Idempotency-Key kept with the answer). A destination is checked (form, Discord's URL, the SSRF rules) before
+anything is written: a refused one is a 422 naming why, and nothing is stored. A change or a deletion names
+the version it read (If-Match) and lands only through the compare-and-set on it. Redelivering, pinging and
+resuming wake the dispatcher at commit.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from app.config import Settings
 from app.encounters.tables import ENCOUNTERS
 from app.platform.db import utcnow
 from app.platform.dispatcher import wake_at_commit
-from app.platform.errors import NotFound, PreconditionFailed, Unprocessable
-from app.platform.transactions import take_write_lock
+from app.platform.errors import Conflict, NotFound, Unprocessable
+from app.platform.versions import ANY_VERSION, ExpectedVersion, delete_at_version, next_version
 from app.webhooks import discord
-from app.webhooks.destinations import DestinationRefused, Network, Resolver, check_shape, check_url
+from app.webhooks.destinations import Network, Resolver, check_shape, check_url
 from app.webhooks.outbox import EVENT_TYPES, JOB, OUTBOX, database_key, new_event_id
 from app.webhooks.schemas import DeliveryRead, WebhookCreate, WebhookCreated, WebhookRead, WebhookUpdate
 from app.webhooks.tables import EVENTS, SUBSCRIPTIONS
@@ -51,15 +54,13 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-async def check_destination(
-    url: str, *, format: str, settings: Settings, allowed: Sequence[Network], resolver: Resolver
-) -> None:
+def check_form(url: str, *, format: str, settings: Settings) -> None:
+    """The URL's shape, and Discord's form for a discord subscription: no I/O."""
     check_shape(url)
     if format == "discord" and not discord.is_discord_webhook(url, settings.discord_api_base):
         raise NotDiscordWebhook(
             f"A discord subscription's URL is {settings.discord_api_base.rstrip('/')}/webhooks/{{id}}/{{token}}."
         )
-    await check_url(url, allowed, resolver)
 
 
 async def _require_encounter(session: AsyncSession, campaign_id: str, encounter_id: str | None) -> None:
@@ -71,12 +72,13 @@ async def _require_encounter(session: AsyncSession, campaign_id: str, encounter_
 
 
 async def create(
-    *, session: AsyncSession, campaign_id: str, data: WebhookCreate, settings: Settings,
+    session: AsyncSession, *, campaign_id: str, data: WebhookCreate, settings: Settings,
     allowed: Sequence[Network], resolver: Resolver,
 ) -> WebhookCreated:  # fmt: skip
-    """Run by the command runner in its transaction: the destination is checked (DNS) before the first
-    statement, so no connection or write lock is held while a resolver answers."""
-    await check_destination(data.url, format=data.format, settings=settings, allowed=allowed, resolver=resolver)
+    """The destination is checked (DNS) before the first statement, so no connection or write lock is held
+    while a resolver answers."""
+    check_form(data.url, format=data.format, settings=settings)
+    await check_url(data.url, allowed, resolver)
     now = utcnow()
     secret = new_secret() if data.format == "standard" else None
     row = {
@@ -86,7 +88,6 @@ async def create(
         "enabled": True, "disabled_reason": None, "given_up_streak": 0, "version": 1,
         "created_at": now, "updated_at": now,
     }  # fmt: skip
-    await take_write_lock(session)
     await _require_encounter(session, campaign_id, data.encounter)
     OUTBOX.may_have_subscriptions(database_key(session))  # before the commit: never a change missed
     await session.execute(insert(SUBSCRIPTIONS), row)
@@ -109,46 +110,40 @@ async def get(*, session: AsyncSession, campaign_id: str, webhook_id: str) -> We
     return _read(await _get(session, campaign_id, webhook_id))
 
 
-def _check_version(row: Any, expected: int | None) -> None:
-    if expected is not None and expected != row.version:
-        raise PreconditionFailed(
-            f'If-Match does not match the current ETag "{row.version}"', current_etag=f'"{row.version}"'
-        )
+def _changed_meanwhile() -> Conflict:
+    return Conflict("The webhook changed while this request was being handled. Re-read it and resend.")
 
 
 async def update_(
-    *, session: AsyncSession, campaign_id: str, webhook_id: str, data: WebhookUpdate, expected_version: int | None,
-    settings: Settings, allowed: Sequence[Network], resolver: Resolver,
+    session: AsyncSession, *, campaign_id: str, webhook_id: str, data: WebhookUpdate,
+    expected: ExpectedVersion = ANY_VERSION, settings: Settings, allowed: Sequence[Network], resolver: Resolver,
 ) -> WebhookRead:  # fmt: skip
     changes = data.model_dump(exclude_unset=True)  # null only where it means something (WebhookUpdate)
-    async with session.begin():
-        await take_write_lock(session)
-        row = await _get(session, campaign_id, webhook_id)
-        _check_version(row, expected_version)
-        if "url" in changes:
-            await check_destination(
-                changes["url"], format=row.format, settings=settings, allowed=allowed, resolver=resolver
-            )
-        if changes.get("enabled") is True:
-            changes.update(disabled_reason=None, given_up_streak=0)
-            OUTBOX.may_have_subscriptions(database_key(session))
-            await wake_at_commit(session, JOB)  # its pending events go out again
-        elif changes.get("enabled") is False:
-            changes["disabled_reason"] = "Disabled by the campaign's owner."
-        if "events" in changes:
-            changes["events"] = list(dict.fromkeys(changes["events"]))
-        values = {**changes, "version": row.version + 1, "updated_at": utcnow()}
-        await session.execute(update(SUBSCRIPTIONS).where(S.id == webhook_id).values(**values))
-        return _read(await _get(session, campaign_id, webhook_id))
+    if "url" in changes:  # DNS before the first statement, as in create
+        await check_url(changes["url"], allowed, resolver)
+    row = await _get(session, campaign_id, webhook_id)
+    expected.check(row.version)
+    if "url" in changes:
+        check_form(changes["url"], format=row.format, settings=settings)
+    if changes.get("enabled") is True:
+        changes.update(disabled_reason=None, given_up_streak=0)
+        OUTBOX.may_have_subscriptions(database_key(session))
+        await wake_at_commit(session, JOB)  # its pending events go out again
+    elif changes.get("enabled") is False:
+        changes["disabled_reason"] = "Disabled by the campaign's owner."
+    if "events" in changes:
+        changes["events"] = list(dict.fromkeys(changes["events"]))
+    await next_version(session, SUBSCRIPTIONS, webhook_id, row.version, _changed_meanwhile, **changes)
+    return _read(await _get(session, campaign_id, webhook_id))
 
 
-async def delete_(*, session: AsyncSession, campaign_id: str, webhook_id: str, expected_version: int | None) -> None:
-    async with session.begin():
-        await take_write_lock(session)
-        row = await _get(session, campaign_id, webhook_id)
-        _check_version(row, expected_version)
-        await session.execute(delete(EVENTS).where(E.subscription_id == webhook_id))
-        await session.execute(delete(SUBSCRIPTIONS).where(S.id == webhook_id))
+async def delete_(
+    session: AsyncSession, *, campaign_id: str, webhook_id: str, expected: ExpectedVersion = ANY_VERSION
+) -> None:
+    row = await _get(session, campaign_id, webhook_id)
+    expected.check(row.version)
+    await session.execute(delete(EVENTS).where(E.subscription_id == webhook_id))
+    await delete_at_version(session, SUBSCRIPTIONS, webhook_id, row.version, _changed_meanwhile())
 
 
 def _delivery(row: Any) -> DeliveryRead:
@@ -171,32 +166,25 @@ async def deliveries(
         return [_delivery(row) for row in await session.execute(page)], total
 
 
-async def redeliver(*, session: AsyncSession, campaign_id: str, webhook_id: str, delivery_id: str) -> DeliveryRead:
+async def redeliver(session: AsyncSession, *, campaign_id: str, webhook_id: str, delivery_id: str) -> DeliveryRead:
     """Send it again, with the same webhook-id (an attempt under way finishes first: its lease stays)."""
-    async with session.begin():
-        await take_write_lock(session)
-        await _get(session, campaign_id, webhook_id)
-        this = (E.id == delivery_id) & (E.subscription_id == webhook_id)
-        again = {"status": "pending", "next_attempt_at": utcnow(), "finished_at": None}
-        result = await session.execute(update(EVENTS).where(this).values(**again))
-        if not result.rowcount:  # type: ignore[attr-defined]
-            raise NotFound(f"The webhook {webhook_id} has no delivery {delivery_id}.")
-        await wake_at_commit(session, JOB)
-        return _delivery((await session.execute(select(EVENTS).where(this))).one())
+    await _get(session, campaign_id, webhook_id)
+    this = (E.id == delivery_id) & (E.subscription_id == webhook_id)
+    again = {"status": "pending", "next_attempt_at": utcnow(), "finished_at": None}
+    result = await session.execute(update(EVENTS).where(this).values(**again))
+    if not result.rowcount:  # type: ignore[attr-defined]
+        raise NotFound(f"The webhook {webhook_id} has no delivery {delivery_id}.")
+    await wake_at_commit(session, JOB)
+    return _delivery((await session.execute(select(EVENTS).where(this))).one())
 
 
-async def ping(*, session: AsyncSession, campaign_id: str, webhook_id: str) -> DeliveryRead:
-    async with session.begin():
-        await take_write_lock(session)
-        await _get(session, campaign_id, webhook_id)
-        now = utcnow()
-        row: dict[str, Any] = {
-            "id": new_event_id(), "subscription_id": webhook_id, "encounter_id": "", "type": "ping", "round": None,
-            "data": {}, "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now,
-        }  # fmt: skip
-        await session.execute(insert(EVENTS), row)
-        await wake_at_commit(session, JOB)
-        return _delivery((await session.execute(select(EVENTS).where(E.id == row["id"]))).one())
-
-
-__all__ = ["DestinationRefused", "create", "delete_", "deliveries", "get", "list_", "ping", "redeliver", "update_"]
+async def ping(session: AsyncSession, *, campaign_id: str, webhook_id: str) -> DeliveryRead:
+    await _get(session, campaign_id, webhook_id)
+    now = utcnow()
+    row: dict[str, Any] = {
+        "id": new_event_id(), "subscription_id": webhook_id, "encounter_id": "", "type": "ping", "round": None,
+        "data": {}, "status": "pending", "attempts": 0, "next_attempt_at": now, "created_at": now,
+    }  # fmt: skip
+    await session.execute(insert(EVENTS), row)
+    await wake_at_commit(session, JOB)
+    return _delivery((await session.execute(select(EVENTS).where(E.id == row["id"]))).one())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -254,6 +255,46 @@ def test_a_subscription_is_read_changed_and_removed_with_its_version(hooked, rec
     assert [h["id"] for h in hooked.get("/v1/webhooks").json()] == [hook["id"]]
     assert hooked.delete(path).status_code == 204
     assert_problem(hooked.get(path), 404)
+
+
+def test_two_changes_from_one_version_one_lands(hooked, receiver):
+    """Two clients read version 1 and both send a change with If-Match "1": one lands, the other is told to
+    re-read (412 or 409), never both (the compare-and-set on the subscription's version)."""
+    hook = subscribe(hooked, receiver.url)
+    path = f"/v1/webhooks/{hook['id']}"
+    barrier = threading.Barrier(2)
+
+    def change(description: str) -> int:
+        barrier.wait()
+        return hooked.patch(path, json={"description": description}, headers={"If-Match": '"1"'}).status_code
+
+    for _ in range(5):
+        barrier.reset()
+        with ThreadPoolExecutor(2) as pool:
+            statuses = sorted(pool.map(change, ["first", "second"]))
+        assert statuses[0] == 200 and statuses[1] in (409, 412), statuses
+        now = hooked.get(path).json()
+        assert now["version"] == 2 and now["description"] in ("first", "second")
+        hook = subscribe(hooked, receiver.url)
+        path = f"/v1/webhooks/{hook['id']}"
+
+
+def test_a_retried_ping_with_its_key_sends_one_event(hooked, receiver):
+    hook = subscribe(hooked, receiver.url)
+    key = {"Idempotency-Key": "ping-once"}
+    first = hooked.post(f"/v1/webhooks/{hook['id']}/ping", headers=key)
+    again = hooked.post(f"/v1/webhooks/{hook['id']}/ping", headers=key)
+    assert first.status_code == again.status_code == 202 and first.json()["id"] == again.json()["id"]
+    assert hooked.get(f"/v1/webhooks/{hook['id']}/deliveries").json()["total"] == 1
+
+
+def test_a_subscription_deleted_from_an_old_version_stays(hooked, receiver):
+    hook = subscribe(hooked, receiver.url)
+    path = f"/v1/webhooks/{hook['id']}"
+    assert hooked.patch(path, json={"description": "moved on"}).status_code == 200
+    assert_problem(hooked.delete(path, headers={"If-Match": '"1"'}), 412)
+    assert hooked.get(path).json()["description"] == "moved on"
+    assert hooked.delete(path, headers={"If-Match": '"2"'}).status_code == 204
 
 
 def test_a_passed_deadline_is_a_declarations_due_event(hooked, hook_settings, receiver):

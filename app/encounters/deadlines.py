@@ -56,25 +56,17 @@ async def on_staging(
     session: AsyncSession, encounter: EncounterRecord, *, combatant_id: str, created: bool, now: datetime
 ) -> list[Change]:
     """After a declaration is staged (the encounter's row held): announce `declarations.complete` when this
-    one made every active combatant a player token controls declared, and with `auto_resolve` make the round
-    due at once. Checked only where it can matter (a deadline or auto_resolve is set), so that staging in an
-    encounter without either costs no statement more."""
+    one made every active combatant a player token controls declared (`store.complete_round`, the one
+    definition, which the webhooks' outbox asks too), and with `auto_resolve` make the round due at once.
+    Checked only where it can matter (a deadline or auto_resolve is set), so that staging in an encounter
+    without either costs no statement more."""
     timed = encounter.declaration_seconds is not None or encounter.auto_resolve
     if not timed or not created:
         return []
-    next_round = encounter.round + 1
-    staged, played = await store.staged_and_played(session, encounter.id)
-    staged |= {combatant_id}
-    controlled = {
-        row["id"]
-        for row in encounter.combatants
-        if row["status"] == "active"
-        and not row["hidden"]
-        and (row["id"] in played or (row["companion_of"] is not None and row["companion_of"] in played))
-    }
-    if not controlled or not controlled <= staged:
+    complete = await store.complete_round(session, encounter.id)
+    if complete is None:
         return []
-    changes = [Change.of_timing(encounter.id, "declarations.complete", next_round, encounter.version)]
+    changes = [Change.of_timing(encounter.id, "declarations.complete", complete, encounter.version)]
     if encounter.auto_resolve:
         await store.set_due(session, encounter.id, now)
         await wake_at_commit(session, JOB)

@@ -13,11 +13,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, get_args
 
-from sqlalchemy import and_, bindparam, exists, func, insert, or_, select, true
+from sqlalchemy import and_, bindparam, exists, insert, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.access.tables import CREDENTIALS
-from app.encounters.tables import COMBATANTS, ENCOUNTERS, ROUNDS, STAGED
+from app.encounters.store import complete_round
+from app.encounters.tables import ENCOUNTERS, ROUNDS
 from app.platform.changefeed import ENCOUNTER, Change
 from app.platform.db import Database, utcnow
 from app.platform.dispatcher import wake_at_commit
@@ -43,25 +43,6 @@ SUBSCRIBERS = (
 ROUND_STATES = select(ROUNDS.c.document, ROUNDS.c.request, ROUNDS.c.state_before).where(
     ROUNDS.c.encounter_id == bindparam("encounter_id"), ROUNDS.c.number == bindparam("number")
 )
-_CONTROLLED = exists(
-    select(CREDENTIALS.c.id).where(
-        CREDENTIALS.c.role == "player",
-        CREDENTIALS.c.revoked_at.is_(None),
-        or_(
-            and_(
-                CREDENTIALS.c.combatant_id == COMBATANTS.c.id, CREDENTIALS.c.encounter_id == COMBATANTS.c.encounter_id
-            ),
-            and_(CREDENTIALS.c.character_id.is_not(None), CREDENTIALS.c.character_id == COMBATANTS.c.character_id),
-        ),
-    )
-)
-_STAGED = exists(select(STAGED.c.combatant_id).where(STAGED.c.combatant_id == COMBATANTS.c.id))
-# Every active combatant a player token controls, and how many of them have nothing staged; the next round.
-DECLARATIONS = select(
-    func.count(COMBATANTS.c.id),
-    func.count(COMBATANTS.c.id).filter(~_STAGED),
-    select(ENCOUNTERS.c.round).where(ENCOUNTERS.c.id == bindparam("encounter_id")).scalar_subquery(),
-).where(COMBATANTS.c.encounter_id == bindparam("encounter_id"), COMBATANTS.c.status == "active", _CONTROLLED)
 COMPLETE_SENT = select(EVENTS.c.seq).where(
     EVENTS.c.encounter_id == bindparam("encounter_id"),
     EVENTS.c.type == "declarations.complete",
@@ -184,11 +165,11 @@ class Outbox:
         return []
 
     async def _complete(self, session: AsyncSession, encounter_id: str) -> list[tuple[str, int | None, dict[str, Any]]]:
-        """declarations.complete, once per round: every active player-controlled combatant has staged."""
-        controlled, undeclared, latest = (await session.execute(DECLARATIONS, {"encounter_id": encounter_id})).one()
-        if not controlled or undeclared or latest is None:
+        """declarations.complete, once per round (a withdrawn and staged again declaration completes it again):
+        asked of the encounter's own definition on every staging, timed or not."""
+        number = await complete_round(session, encounter_id)
+        if number is None:
             return []
-        number = latest + 1
         if (await session.execute(COMPLETE_SENT, {"encounter_id": encounter_id, "round": number})).first():
             return []
         return [("declarations.complete", number, {"encounter": encounter_id, "round": number})]

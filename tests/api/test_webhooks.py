@@ -297,6 +297,33 @@ def test_a_subscription_deleted_from_an_old_version_stays(hooked, receiver):
     assert hooked.delete(path, headers={"If-Match": '"2"'}).status_code == 204
 
 
+def test_declarations_complete_waits_for_companions_not_for_hidden_ones(hooked, receiver):
+    """Untimed (no deadline, no auto_resolve): the webhook's `declarations.complete` means what the table's
+    clock means. Ala's player controls her wolf too, so Ala alone is not complete; a hidden reinforcement,
+    which no player sees, is not waited for."""
+    hook = subscribe(hooked, receiver.url, events=["declarations.complete"])
+    url, (ala, bolek) = two_fighters(hooked)
+    wolf = hooked.post(f"{url}/combatants", json=fighter("Wolf", companion_of=ala)).json()["id"]
+    hidden = fighter("Cień", hidden=True, reveal_at_round=3)
+    assert hooked.post(f"{url}/combatants", json=hidden).status_code == 201
+    token = hooked.post(f"{url}/tokens", json={"role": "player", "combatant": ala}).json()["secret"]
+    player = {"Authorization": f"Bearer {token}"}
+    log = f"/v1/webhooks/{hook['id']}/deliveries"
+    none = {"stance": "defensive", "action": {"type": "none"}}
+    assert hooked.put(f"{url}/declarations/{ala}", json=none, headers=player).status_code == 201
+    assert hooked.get(log).json()["total"] == 0  # written in the staging's transaction, if at all
+    assert hooked.put(f"{url}/declarations/{wolf}", json=none, headers=player).status_code == 201
+    assert [(d["type"], d["encounter"]) for d in hooked.get(log).json()["items"]] == [
+        ("declarations.complete", url.rsplit("/", 1)[1])
+    ]
+    wait_for(lambda: receiver.received, "the event")
+    (body,) = verified(hook["secret"], receiver)
+    assert body["data"] == {"encounter": url.rsplit("/", 1)[1], "round": 1}
+    assert hooked.delete(f"{url}/declarations/{wolf}", headers=player).status_code == 204
+    assert hooked.put(f"{url}/declarations/{wolf}", json=none, headers=player).status_code == 201
+    assert hooked.get(log).json()["total"] == 1  # once per round
+
+
 def test_a_passed_deadline_is_a_declarations_due_event(hooked, hook_settings, receiver):
     """The table's clock (roles and timing): the deadline passing is announced to webhooks too, signed, with
     the round whose declarations were due."""

@@ -22,11 +22,11 @@ from app.encounters.store.aggregate import (
     set_finish_state,
 )
 from app.encounters.store.clock import (
+    complete_round,
     count_staged,
     due_encounters,
     next_due,
     set_due,
-    staged_and_played,
     stop_clock,
 )
 from app.encounters.store.combatant_rows import (
@@ -66,7 +66,7 @@ from app.encounters.store.staged import (
 
 __all__ = [
     "stop_clock",
-    "staged_and_played",
+    "complete_round",
     "set_due",
     "next_due",
     "due_encounters",

@@ -1,5 +1,5 @@
 """The declaration deadline's statements on the encounter aggregate's tables:
-who has staged and who a player controls, the due time, and the encounters whose deadline has come."""
+whether the declarations are complete, the due time, and the encounters whose deadline has come."""
 
 from __future__ import annotations
 
@@ -13,24 +13,31 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.encounters.tables import ENCOUNTERS, STAGED
 from app.platform.db import Database
 
-# Who has staged, and who a player token controls (bound to the combatant, or to its linked character), in
-# one statement. Tables of the access domain below, by name.
-STAGED_AND_PLAYED = text(
-    "SELECT 'staged' AS kind, combatant_id FROM staged_declarations WHERE encounter_id = :encounter_id "
-    "UNION ALL SELECT 'played' AS kind, combatants.id FROM combatants JOIN credentials "
+# The one definition of `declarations.complete` (CONTRACT.md): every active combatant a player token controls
+# (bound to it, or to its linked character, and that one's companions), hidden ones aside (no player sees
+# them), and how many of them have nothing staged; with the encounter's last round. Tables of the access
+# domain below, by name.
+DECLARATIONS = text(
+    "WITH played AS (SELECT combatants.id FROM combatants JOIN credentials "
     "ON credentials.combatant_id = combatants.id "
     "OR (combatants.character_id IS NOT NULL AND credentials.character_id = combatants.character_id) "
     "WHERE combatants.encounter_id = :encounter_id AND credentials.role = 'player' "
-    "AND credentials.revoked_at IS NULL"
+    "AND credentials.revoked_at IS NULL) "
+    "SELECT count(*) AS controlled, "
+    "count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM staged_declarations AS staged "
+    "WHERE staged.encounter_id = :encounter_id AND staged.combatant_id = combatants.id)) AS undeclared, "
+    "(SELECT round FROM encounters WHERE id = :encounter_id) AS latest "
+    "FROM combatants WHERE combatants.encounter_id = :encounter_id AND combatants.status = 'active' "
+    "AND NOT combatants.hidden "
+    "AND (combatants.id IN (SELECT id FROM played) OR combatants.companion_of IN (SELECT id FROM played))"
 )
 
 
-async def staged_and_played(session: AsyncSession, encounter_id: str) -> tuple[set[str], set[str]]:
-    """The combatants with a staged declaration, and those a player token is bound to."""
-    found: dict[str, set[str]] = {"staged": set(), "played": set()}
-    for row in await session.execute(STAGED_AND_PLAYED, {"encounter_id": encounter_id}):
-        found[row.kind].add(row.combatant_id)
-    return found["staged"], found["played"]
+async def complete_round(session: AsyncSession, encounter_id: str) -> int | None:
+    """The round whose declarations are complete (the next one), or None while one is missing or when no
+    player controls anyone."""
+    controlled, undeclared, latest = (await session.execute(DECLARATIONS, {"encounter_id": encounter_id})).one()
+    return None if not controlled or undeclared or latest is None else int(latest) + 1
 
 
 async def set_due(session: AsyncSession, encounter_id: str, due: datetime | None) -> None:

@@ -86,16 +86,19 @@ async def resolve_next_round(
     round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
     before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
     timing = await deadlines.announce_clock(session, encounter_id, clock, number + 1, version)
+    request = round_in.model_dump(mode="json", by_alias=True, exclude_none=True)
+    # the rules it was resolved under too: a later PATCH may change them, and a replay must not
+    state_before = {"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules}
+    facts = {"document": document, "request": request, "state_before": state_before}
     # delivered at commit: the round, then every staged declaration it took, then the new deadline
     await store.insert_round(
         session,
         encounter_id=encounter_id,
         number=number,
-        changes=(Change.of_round(encounter_id, number, version), *cleared, *timing),
+        changes=(Change.of_round(encounter_id, number, version, facts), *cleared, *timing),
         document=document,
-        request=round_in.model_dump(mode="json", by_alias=True, exclude_none=True),
-        # the rules it was resolved under too: a later PATCH may change them, and a replay must not
-        state_before={"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules},
+        request=request,
+        state_before=state_before,
         state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
     )
     await store.write_round_states(session, changes)

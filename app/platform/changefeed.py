@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 import orjson
@@ -59,14 +59,17 @@ class Change:
     declared: bool | None = None  # declaration: staged (True) or withdrawn/used (False)
     due_at: str | None = None  # deadline: when the next round's declarations are due (ISO 8601)
     what: str | None = None  # encounter: "finished" or "reopened" when that is the change
+    # round: what its writer holds of it (document, request, state_before), handed to the recorder in the same
+    # transaction so it need not read the round back; never in a notice (a worker reads the round itself).
+    facts: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind of change {self.kind!r}")
 
     @classmethod
-    def of_round(cls, encounter_id: str, number: int, version: int) -> Change:
-        return cls(encounter_id, "round", version, round=number)
+    def of_round(cls, encounter_id: str, number: int, version: int, facts: Mapping[str, Any] | None = None) -> Change:
+        return cls(encounter_id, "round", version, round=number, facts=facts)
 
     @classmethod
     def of_undo(cls, encounter_id: str, number: int, version: int) -> Change:
@@ -86,7 +89,8 @@ class Change:
         return cls(encounter_id, kind, version, round=round, due_at=due_at)
 
     def payload(self) -> str:
-        return orjson.dumps({k: v for k, v in asdict(self).items() if v is not None}).decode()
+        announced = (f.name for f in fields(self) if f.name != "facts")
+        return orjson.dumps({name: value for name in announced if (value := getattr(self, name)) is not None}).decode()
 
     @classmethod
     def from_payload(cls, payload: str | bytes) -> Change:

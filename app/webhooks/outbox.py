@@ -4,7 +4,8 @@ recorder), one row per event and subscription, and the dispatcher woken at its c
 Nothing is written, and no statement is sent, for an encounter nobody subscribed to: on PostgreSQL the
 notices' own statement carries `probe` (is there an enabled subscription for this encounter?); on SQLite
 the one process knows whether any subscription exists (`Outbox.wanted`), read at start and set by every
-subscription made. A round's events are derived from its stored document and the states before it.
+subscription made. A round's events are derived from its document and the states before it, as its writer
+hands them over (read back only when a round is announced without them).
 """
 
 from __future__ import annotations
@@ -145,13 +146,11 @@ class Outbox:
     async def _events_of(self, session: AsyncSession, change: Change) -> list[tuple[str, int | None, dict[str, Any]]]:
         encounter = {"encounter": change.encounter_id}
         if change.kind == "round" and change.round is not None:
-            states = (
-                await session.execute(ROUND_STATES, {"encounter_id": change.encounter_id, "number": change.round})
-            ).one()
+            facts = change.facts or await self._round_facts(session, change.encounter_id, change.round)
             return [
                 (kind, change.round, data)
                 for kind, data in round_events(
-                    change.encounter_id, change.round, states.document, states.request, states.state_before
+                    change.encounter_id, change.round, facts["document"], facts["request"], facts["state_before"]
                 )
             ]
         if change.kind == "undo":
@@ -163,6 +162,12 @@ class Outbox:
         if change.kind == "declaration" and change.declared:
             return await self._complete(session, change.encounter_id)
         return []
+
+    @staticmethod
+    async def _round_facts(session: AsyncSession, encounter_id: str, number: int) -> dict[str, Any]:
+        """A round announced without its facts: read back in the transaction that wrote it."""
+        found = (await session.execute(ROUND_STATES, {"encounter_id": encounter_id, "number": number})).one()
+        return dict(found._mapping)
 
     async def _complete(self, session: AsyncSession, encounter_id: str) -> list[tuple[str, int | None, dict[str, Any]]]:
         """declarations.complete, once per round (a withdrawn and staged again declaration completes it again):

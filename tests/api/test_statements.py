@@ -7,9 +7,12 @@ A change that needs one more statement updates the list, and says why in the com
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
-from tests.api.helpers import attack
+from app.main import create_app
+from tests.api.helpers import attack, start_fight
 from tests.api.statements import label, statements_sent
+from tests.conftest import new_campaign_key
 
 
 def _dialect(client) -> str:
@@ -58,6 +61,32 @@ def test_resolving_a_round(client, fight):
         "delete staged_declarations",  # every staged one taken, used or overridden (RETURNING them)
         "insert rounds",  # the round's document and the states before and after it; pg: + its notice
         "update combatants ×many",  # each combatant's new state
+        "COMMIT",
+    ], notifying="insert rounds")
+
+
+def test_resolving_a_round_with_a_webhook_subscription(settings):
+    """The outbox's rows go in the round's transaction; the round's document is handed over by the round
+    itself, never read back. (This worker only records: another would deliver.)"""
+    recording = settings.model_copy(update={"webhook_allowed_networks": ["127.0.0.0/8"], "webhook_deliveries": False})
+    with TestClient(create_app(recording), raise_server_exceptions=False) as client:
+        client.headers["Authorization"] = f"Bearer {new_campaign_key(client)}"
+        url, ids = start_fight(client)
+        hook = {"url": "http://127.0.0.1:9/hook", "events": ["round.resolved"]}
+        assert client.post("/v1/webhooks", json=hook).status_code == 201
+        body = {"declarations": [attack(ids[0], ids[1])], "seed": 1}
+        status, sent = _sent(client, lambda: client.post(f"{url}/rounds", json=body))
+    assert status == 201
+    assert sent == _expected(client, [
+        "select encounters",
+        "BEGIN",
+        "update encounters",
+        "delete staged_declarations",
+        "insert rounds",  # pg: + its notice, and whether anyone subscribed to this encounter
+        "select encounters",  # the encounter's subscribers (SUBSCRIBERS: encounters joined to subscriptions)
+        "insert webhook_events",  # one row per event and subscription
+        "pg:notify",  # the dispatcher woken at commit
+        "update combatants ×many",
         "COMMIT",
     ], notifying="insert rounds")
 

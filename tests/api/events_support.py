@@ -7,7 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,8 @@ import httpx
 import orjson
 import uvicorn
 from fastapi import FastAPI
+
+from tests.waiting import wait_for
 
 PORTS = range(9100, 9150)  # this engineer's range (bench/events_bench.py takes 9150-9199)
 
@@ -32,17 +34,6 @@ def free_socket() -> socket.socket:
     raise RuntimeError("no free port in 9100-9149")
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
-
-
 class Served:
     """A FastAPI app behind uvicorn on 127.0.0.1, in a background thread."""
 
@@ -57,7 +48,7 @@ class Served:
 
     def __enter__(self) -> Served:
         self.thread.start()
-        wait_for(lambda: self.server.started or not self.thread.is_alive(), 30, "the server to start")
+        wait_for(lambda: self.server.started or not self.thread.is_alive(), "the server to start")
         assert self.server.started, "the server did not start"
         return self
 

@@ -21,20 +21,9 @@ from app.platform.db import Database, sync_url
 from tests.api.events_support import EventReader
 from tests.api.helpers import assert_problem, fighter
 from tests.api.test_events_stream import served, stream  # noqa: F401  (fixtures)
+from tests.waiting import PATIENCE, wait_for
 
-PATIENCE = 90.0  # seconds: the longest any wait here may take before it fails
 NONE = {"stance": "defensive", "action": {"type": "none"}}
-
-
-def poll(condition, what: str, timeout: float = PATIENCE):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def due_now(settings, encounter_id: str, seconds_ago: int = 5) -> None:
@@ -102,7 +91,7 @@ def test_auto_resolve_as_soon_as_every_player_controlled_combatant_has_staged(cl
     assert client.put(f"{url}/declarations/{ala}", json=attack, headers=player).status_code == 201
     assert client.get(url).json()["round"] == 0  # the wolf has not declared
     assert client.put(f"{url}/declarations/{wolf}", json=attack, headers=player).status_code == 201
-    poll(lambda: client.get(url).json()["round"] == 1, "the round that completion resolves")
+    wait_for(lambda: client.get(url).json()["round"] == 1, "the round that completion resolves")
     document = client.get(f"{url}/rounds/1").json()
     assert {a["actor"] for a in document["actions"] if a["type"] == "attack"} >= {ala, wolf}
     assert client.get(f"{url}/declarations").json()["declarations"] == []
@@ -113,7 +102,7 @@ def test_auto_resolve_as_soon_as_every_player_controlled_combatant_has_staged(cl
 def test_auto_resolve_when_the_deadline_passes_with_something_staged(client):
     encounter, url, ala, wolf, bolek, player = table(client, declaration_seconds=10, auto_resolve=True)
     assert client.put(f"{url}/declarations/{bolek}", json=NONE).status_code == 201  # not the players'
-    poll(lambda: client.get(url).json()["round"] == 1, "the round the deadline resolves")
+    wait_for(lambda: client.get(url).json()["round"] == 1, "the round the deadline resolves")
     read = client.get(url).json()
     assert datetime.fromisoformat(read["declarations_due_at"]) > datetime.now(timezone.utc)  # the next one
 
@@ -122,7 +111,7 @@ def test_a_deadline_with_nothing_staged_only_announces_and_the_clock_waits(clien
     encounter, url, ala, wolf, bolek, player = table(client, declaration_seconds=600, auto_resolve=True)
     due_now(settings, encounter["id"])
     wake(client)
-    poll(lambda: client.get(url).json()["declarations_due_at"] is None, "the clock to stop")
+    wait_for(lambda: client.get(url).json()["declarations_due_at"] is None, "the clock to stop")
     assert client.get(url).json()["round"] == 0  # an empty table never plays on its own
     assert client.put(f"{url}/declarations/{bolek}", json=NONE).status_code == 201
     assert client.get(url).json()["declarations_due_at"] is not None  # the next declaration starts it again
@@ -135,7 +124,7 @@ def test_a_staged_declaration_that_makes_no_round_is_announced_and_the_clock_wai
     assert client.delete(f"{url}/combatants/{wolf}").status_code == 204  # its target is gone: a stale one
     due_now(settings, encounter["id"])
     wake(client)
-    poll(lambda: client.get(url).json()["declarations_due_at"] is None, "the announcement")
+    wait_for(lambda: client.get(url).json()["declarations_due_at"] is None, "the announcement")
     assert client.get(url).json()["round"] == 0
 
 
@@ -144,7 +133,7 @@ def test_without_auto_resolve_a_deadline_only_announces(client, settings):
     assert client.put(f"{url}/declarations/{bolek}", json=NONE).status_code == 201
     due_now(settings, encounter["id"])
     wake(client)
-    poll(lambda: client.get(url).json()["declarations_due_at"] is None, "the announcement")
+    wait_for(lambda: client.get(url).json()["declarations_due_at"] is None, "the announcement")
     assert client.get(url).json()["round"] == 0
     assert len(client.get(f"{url}/declarations").json()["declarations"]) == 1
 
@@ -207,7 +196,7 @@ def test_two_workers_racing_resolve_exactly_one_round(client, settings):
 
     asyncio.run(race())
     for _, url in fights:
-        poll(lambda url=url: client.get(url).json()["round"] >= 1, "every round")
+        wait_for(lambda url=url: client.get(url).json()["round"] >= 1, "every round")
         assert client.get(f"{url}/rounds").json()["total"] == 1
 
 
@@ -220,7 +209,7 @@ def test_the_deadline_survives_a_restart_of_the_server(settings):
     due_now(settings, encounter["id"])  # the deadline passes while no worker is up
     with TestClient(create_app(settings), raise_server_exceptions=False) as second:
         second.headers["Authorization"] = f"Bearer {key}"
-        poll(lambda: second.get(url).json()["round"] == 1, "the round after the restart")
+        wait_for(lambda: second.get(url).json()["round"] == 1, "the round after the restart")
 
 
 def test_the_stream_says_deadline_due_and_complete(served, settings):  # noqa: F811

@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.main import create_app
-from tests.api.events_support import EventReader, Served, wait_for
+from tests.api.events_support import EventReader, Served
 from tests.api.helpers import PROBLEM, fighter
+from tests.waiting import wait_for
 
 ORIGIN = "http://table.example"
 
@@ -205,7 +206,7 @@ def test_a_client_that_goes_away_is_cleaned_up(served, world):
     with stream(served, f"{url}/events", world["secrets"]["owner"]) as events:
         assert events.next().event == "sync"
         assert len(served.hub.subscribers) == 1
-    wait_for(lambda: len(served.hub.subscribers) == 0, 10, "the subscription to be dropped")
+    wait_for(lambda: len(served.hub.subscribers) == 0, "the subscription to be dropped")
 
 
 def test_deleting_the_encounter_ends_its_streams(served, world):
@@ -214,4 +215,4 @@ def test_deleting_the_encounter_ends_its_streams(served, world):
         assert events.next().event == "sync"
         assert world["api"].delete(url).status_code == 204
         events.end()
-    wait_for(lambda: len(served.hub.subscribers) == 0, 10, "the stream to end")
+    wait_for(lambda: len(served.hub.subscribers) == 0, "the stream to end")

@@ -14,10 +14,11 @@ from app.events.hub import EventHub
 from app.main import create_app
 from app.platform.changefeed import Change
 from app.platform.db import Database
-from tests.api.events_support import Served, wait_for
+from tests.api.events_support import Served
 from tests.api.helpers import fighter
 from tests.api.test_events_stream import stream
 from tests.conftest import POSTGRES_URL, empty_tables, ensure_postgres_database, migrate
+from tests.waiting import wait_for
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ def test_a_killed_listening_connection_comes_back_and_every_subscriber_syncs(pg_
         hub = served.hub
         with stream(served, f"{url}/events", owner) as one, stream(served, f"{url}/events", owner) as two:
             assert one.next().event == two.next().event == "sync"
-            killed = wait_for(lambda: hub.listener_pid, 10, "the listener")
+            killed = wait_for(lambda: hub.listener_pid, "the listener")
             engine = create_engine(POSTGRES_URL)
             with engine.connect() as connection:
                 assert connection.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": killed})
@@ -112,7 +113,7 @@ def test_a_killed_listening_connection_comes_back_and_every_subscriber_syncs(pg_
                 told = int(events.until("sync").id)
                 while told < changed:  # each read is bounded by its own deadline
                     told = int(events.next().id)
-            wait_for(lambda: hub.listener_pid not in (None, killed), 10, "a new listening connection")
+            wait_for(lambda: hub.listener_pid not in (None, killed), "a new listening connection")
             with served.client(owner) as api:
                 posted = api.post(f"{url}/rounds", json={})
             for events in (one, two):

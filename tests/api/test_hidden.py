@@ -10,8 +10,9 @@ from contextlib import contextmanager
 import pytest
 
 from app.main import create_app
-from tests.api.events_support import EventReader, Served, wait_for
+from tests.api.events_support import EventReader, Served
 from tests.api.helpers import assert_problem, attack, fighter
+from tests.waiting import wait_for
 
 SECRET_NAME = "Cień-zza-kotary"  # the ambusher's name: it must appear nowhere a token reads
 
@@ -99,8 +100,8 @@ def test_a_hidden_combatant_never_reaches_a_token(served):
             refused = tokens["player"].put(f"{url}/declarations/{ala}", json=at_hidden)
             assert_problem(refused, 422)
             read_all()
-            wait_for(lambda: len(owner_stream.events) >= 6, what="the owner's events")
-            wait_for(lambda: all(len(s.events) >= 3 for s in streams), what="the tokens' events")
+            wait_for(lambda: len(owner_stream.events) >= 6, "the owner's events")
+            wait_for(lambda: all(len(s.events) >= 3 for s in streams), "the tokens' events")
             leaked = "\n".join([*seen, *(s.text() for s in streams)])
             assert hidden not in leaked and SECRET_NAME not in leaked
             assert hidden in owner_stream.text()  # the owner's stream carries it
@@ -114,7 +115,7 @@ def test_a_hidden_combatant_never_reaches_a_token(served):
             assert hidden in [c["id"] for c in now["combatants"]]
             assert hidden in tokens["viewer"].get(f"{url}/rounds/1").text  # it shows in every round now
             assert SECRET_NAME in tokens["player"].get(url).text
-            wait_for(lambda: any(e.event == "round" and hidden in e.data for e in streams[0].events), what="reveal")
+            wait_for(lambda: any(e.event == "round" and hidden in e.data for e in streams[0].events), "reveal")
 
             # Undo hides it again: gone from every document a token reads
             assert owner.delete(f"{url}/rounds/3").status_code == 204

@@ -22,10 +22,10 @@ from app.main import create_app
 from app.observability import install_observability
 from app.observability.multiprocess import mark_dead_workers
 from app.platform.db import Database
-from tests.api.events_support import wait_for
 from tests.api.helpers import assert_problem, attack, create_encounter, fighter
 from tests.conftest import migrate, new_campaign_key
 from tests.load.server import Server
+from tests.waiting import wait_for
 
 ROUNDS_ROUTE = "/v1/encounters/{encounter_id}/rounds"
 # The uvicorn server of the multiprocess test listens there (a free port when unset).
@@ -261,7 +261,7 @@ def scrape_on_both_workers(scraper: httpx.Client, folder: Path, expected: tuple)
         answered = counted_by_each_worker(folder, "/metrics")
         return len(answered) == 2 and all(count >= before.get(pid, 0) + 3 for pid, count in answered.items())
 
-    wait_for(both_answered, 30, "scrapes answered by both workers")
+    wait_for(both_answered, "scrapes answered by both workers")
 
 
 def test_two_uvicorn_workers_answer_metrics_for_both(tmp_path):
@@ -286,9 +286,9 @@ def test_two_uvicorn_workers_answer_metrics_for_both(tmp_path):
             sent += 8
             return sent >= 20 and len(counted_by_each_worker(folder, "/v1/campaigns")) == 2
 
-        wait_for(send_until_both_workers_served, 30, "requests answered by both workers")
+        wait_for(send_until_both_workers_served, "requests answered by both workers")
         # A worker counts a request just after answering it: the last few may be a moment late.
-        wait_for(lambda: scrape(scraper) == (sent, {(): 0}), 10, f"a scrape counting {sent} requests")
+        wait_for(lambda: scrape(scraper) == (sent, {(): 0}), f"a scrape counting {sent} requests")
         scrape_on_both_workers(scraper, folder, (sent, {(): 0}))
 
         # Requests wait for the write lock; on each worker the first holds a connection of its pool (the writer
@@ -302,14 +302,14 @@ def test_two_uvicorn_workers_answer_metrics_for_both(tmp_path):
             return scrape(scraper) == (sent, {(): 2})
 
         try:
-            wait_for(one_connection_in_use_on_each_worker, 30, "a connection in use on each worker")
+            wait_for(one_connection_in_use_on_each_worker, "a connection in use on each worker")
             scrape_on_both_workers(scraper, folder, (sent, {(): 2}))
         finally:
             lock.rollback()
             lock.close()
         for future in waiting:
             future.result()
-        wait_for(lambda: scrape(scraper) == (sent + len(waiting), {(): 0}), 10, "the waiting requests answered")
+        wait_for(lambda: scrape(scraper) == (sent + len(waiting), {(): 0}), "the waiting requests answered")
 
     # Each worker's shutdown took it out of the live gauges; its counts stay (they still belong in the totals).
     left = sorted(path.name.rpartition("_")[0] for path in folder.iterdir())

@@ -15,19 +15,9 @@ from typing import Any
 import httpx
 import orjson
 
-DEADLINE = 60.0  # generous: a loaded machine is slow, never wrong
+from tests.waiting import wait_for
 
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
-
+__all__ = ["wait_for"]  # the webhook tests' one import
 
 @dataclass
 class Received:

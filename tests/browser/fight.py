@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from tests import waiting
 from tests.api.helpers import attack, fighter
 
 
@@ -89,13 +90,6 @@ DEADLINE_FLOOR = 60.0
 def wait_for(condition: Callable[[], Any], *, deadline: float, what: str) -> float:
     """Poll until condition() is truthy; return the seconds it took, or fail naming what never came (after
     `deadline` seconds, or DEADLINE_FLOOR if that is longer)."""
-    deadline = max(deadline, DEADLINE_FLOOR)
     start = time.monotonic()
-    last = None
-    while True:
-        last = condition()
-        if last:
-            return time.monotonic() - start
-        if time.monotonic() - start > deadline:
-            raise AssertionError(f"{what}: not within {deadline} s (last seen: {last!r})")
-        time.sleep(0.02)
+    waiting.wait_for(condition, what, timeout=max(deadline, DEADLINE_FLOOR))
+    return time.monotonic() - start

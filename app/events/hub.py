@@ -16,19 +16,16 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import psycopg
-from sqlalchemy import make_url
-
 from app.config import Settings
 from app.encounters import screen, store
 from app.events.messages import message
 from app.events.subscriptions import Event, Subscribers, Subscription
 from app.platform.changefeed import CHANNEL, NOTIFY, PAYLOADS, TIMING, Change, on_commit
 from app.platform.db import Database
+from app.platform.listening import Listener, listen_conninfo
 
 log = logging.getLogger(__name__)
 INBOX_SIZE = 10_000  # notices waiting for the dispatcher; past this, everyone gets a sync instead
-RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0)  # then 2 s between attempts
 RESYNC = object()  # in the inbox: tell every subscriber to re-read
 
 
@@ -37,26 +34,41 @@ class EventHub:
         self.settings = settings
         self.database = database
         self.subscribers = Subscribers(queue_size=settings.events_queue_size, limit=settings.events_max_subscribers)
-        self._conninfo = (
-            None
-            if settings.is_sqlite
-            else make_url(settings.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-        )
+        self._conninfo = listen_conninfo(settings)
         self._inbox: asyncio.Queue[Any] = asyncio.Queue(INBOX_SIZE)
         self._tasks: list[asyncio.Task[None]] = []
         self._stop_hearing_commits: Callable[[], None] | None = None
-        self.listening = asyncio.Event()  # the LISTEN connection is up (always set on SQLite)
-        self.listener_pid: int | None = None  # its server process, for operators (and the tests that kill it)
+        self._listener = (
+            None
+            if self._conninfo is None
+            else Listener(
+                self._conninfo,
+                [CHANNEL],
+                name="combat-events",
+                check_every=settings.events_listener_check_seconds,
+                on_notice=self._receive,
+                # Listening again: whatever was published while nobody listened is lost, so everyone re-reads
+                # (on the first connection there is nobody yet, and this costs nothing).
+                on_listening=lambda: self._enqueue(RESYNC),
+            )
+        )
+        # the LISTEN connection is up (always set on SQLite)
+        self.listening = asyncio.Event() if self._listener is None else self._listener.listening
+
+    @property
+    def listener_pid(self) -> int | None:
+        """The listening connection's server process, for operators (and the tests that kill it)."""
+        return None if self._listener is None else self._listener.pid
 
     # -- lifecycle
 
     async def start(self, ready_timeout: float = 5.0) -> None:
         self._tasks.append(asyncio.create_task(self._dispatch_forever(), name="events-dispatch"))
-        if self._conninfo is None:
+        if self._listener is None:
             self._stop_hearing_commits = on_commit(self.database.engine, self._enqueue)
             self.listening.set()
             return
-        self._tasks.append(asyncio.create_task(self._listen_forever(), name="events-listen"))
+        self._tasks.append(asyncio.create_task(self._listener.run_forever(), name="events-listen"))
         try:  # a worker that starts before its database still starts; the listener keeps trying
             await asyncio.wait_for(self.listening.wait(), ready_timeout)
         except TimeoutError:
@@ -191,40 +203,7 @@ class EventHub:
         for encounter_id in self.subscribers.encounters():
             await self._resync(encounter_id)
 
-    # -- listening (PostgreSQL)
-
-    async def _listen_forever(self) -> None:
-        failures = 0
-        while True:
-            try:
-                await self._listen()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # noqa: BLE001 (any failure: reconnect)
-                log.warning("event listener lost its connection: %s", error)
-            failures = 0 if self.listening.is_set() else failures + 1  # a fresh loss retries at once
-            self.listening.clear()
-            self.listener_pid = None
-            await asyncio.sleep(RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)])
-
-    async def _listen(self) -> None:
-        assert self._conninfo is not None  # only started on PostgreSQL
-        async with await psycopg.AsyncConnection.connect(
-            self._conninfo, autocommit=True, connect_timeout=5, application_name="combat-events"
-        ) as connection:
-            await connection.execute(f"LISTEN {CHANNEL}")
-            self.listener_pid = connection.info.backend_pid
-            # Listening again: whatever was published while nobody listened is lost, so everyone re-reads
-            # (on the first connection there is nobody yet, and this costs nothing).
-            self._enqueue(RESYNC)
-            self.listening.set()
-            check_every = self.settings.events_listener_check_seconds
-            while True:
-                async for notice in connection.notifies(timeout=check_every):
-                    self._receive(notice.payload)
-                await connection.execute("SELECT 1")  # a quiet connection may be a dead one: find out
-
-    def _receive(self, payload: str) -> None:
+    def _receive(self, _channel: str, payload: str) -> None:
         try:
             change = Change.from_payload(payload)
         except (ValueError, TypeError):

@@ -28,20 +28,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from sqlalchemy import event, func, select
-from sqlalchemy import make_url as parse_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.platform.db import IMMEDIATE, Database, utcnow
+from app.platform.listening import Listener, listen_conninfo
 
 log = logging.getLogger(__name__)
 JOBS_CHANNEL = "combat_jobs"  # the default wake channel; the payload names the job
 PENDING_WAKES = "dispatcher_wakes"  # SQLite: the session's wakes until its transaction ends
 FAILURE_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)  # a job that raised runs again after these, then 30 s
-RECONNECT_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)
 
 NextWake = float | datetime | None
 JobRun = Callable[[Database], Awaitable[NextWake]]
@@ -105,11 +103,8 @@ class Dispatcher:
         self.database: Database | None = None  # made at start: a dispatcher with no jobs costs nothing
         self.jobs: dict[str, Job] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._conninfo = (
-            None
-            if settings.is_sqlite
-            else parse_url(settings.database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-        )
+        self._conninfo = listen_conninfo(settings)
+        self._listener: Listener | None = None  # made at start, for the channels of the jobs registered
         self.listening = asyncio.Event()  # set once woken by the database (at once on SQLite)
 
     def register_job(
@@ -156,7 +151,16 @@ class Dispatcher:
             _RUNNING.add(self)
             self.listening.set()
         else:
-            self._tasks.append(asyncio.create_task(self._listen_forever(), name="jobs-listen"))
+            self._listener = Listener(
+                self._conninfo,
+                sorted({job.wake_channel for job in self.jobs.values()}),
+                name="combat-jobs",
+                check_every=self.settings.events_listener_check_seconds,
+                on_notice=self._heard,
+                on_listening=self.wake_all,  # what was announced while nobody listened is looked at now
+            )
+            self.listening = self._listener.listening
+            self._tasks.append(asyncio.create_task(self._listener.run_forever(), name="jobs-listen"))
 
     async def stop(self) -> None:
         _RUNNING.discard(self)
@@ -205,36 +209,6 @@ class Dispatcher:
             job.runs += 1
             if job.woken.is_set():
                 delay = 0.0
-
-    # -- listening (PostgreSQL)
-
-    async def _listen_forever(self) -> None:
-        failures = 0
-        while True:
-            try:
-                await self._listen()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # noqa: BLE001 (any failure: reconnect)
-                log.warning("job listener lost its connection: %s", error)
-            failures = 0 if self.listening.is_set() else failures + 1
-            self.listening.clear()
-            await asyncio.sleep(RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)])
-
-    async def _listen(self) -> None:
-        assert self._conninfo is not None
-        channels = sorted({job.wake_channel for job in self.jobs.values()})
-        async with await psycopg.AsyncConnection.connect(
-            self._conninfo, autocommit=True, connect_timeout=5, application_name="combat-jobs"
-        ) as connection:
-            for channel in channels:
-                await connection.execute(f'LISTEN "{channel}"')
-            self.wake_all()  # what was announced while nobody listened is looked at now
-            self.listening.set()
-            while True:
-                async for notice in connection.notifies(timeout=self.settings.events_listener_check_seconds):
-                    self._heard(notice.channel, notice.payload)
-                await connection.execute("SELECT 1")  # a quiet connection may be a dead one: find out
 
     def _heard(self, channel: str, payload: str) -> None:
         for job in self.jobs.values():

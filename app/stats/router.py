@@ -35,10 +35,28 @@ async def encounter_stats(
     return Reply.json(200, counted, etag=etag(version)).response()
 
 
-@router.get("/v1/campaign/stats", response_model=CampaignStatsRead)
-async def campaign_stats(principal: OwnerDep, database: DatabaseDep) -> dict[str, Any]:
-    """Each character over the finished fights it fought in linked; each creature over all its copies."""
-    return await service.for_campaign(database, campaign_id=principal.campaign_id)
+# Not an encounter's version: a tag of everything the campaign's statistics are counted from.
+CAMPAIGN_TAG = {
+    "ETag": {
+        "description": "The campaign statistics' strong ETag: send it in If-None-Match to read them only when "
+        "an encounter, a character or a creature changed.",
+        "schema": {"type": "string"},
+    }
+}
+
+
+@router.get(
+    "/v1/campaign/stats",
+    response_model=CampaignStatsRead,
+    responses={200: {"headers": CAMPAIGN_TAG}, 304: {**NOT_MODIFIED, "headers": CAMPAIGN_TAG}},
+)
+async def campaign_stats(principal: OwnerDep, database: DatabaseDep, if_none_match: IfNoneMatch = None) -> Response:
+    """Each character over the finished fights it fought in linked; each creature over all its copies. The
+    ETag names every encounter, character and creature at its version: a copy still current is a 304."""
+    tag, counted = await service.for_campaign(database, campaign_id=principal.campaign_id)
+    if still_current(if_none_match, tag):
+        return not_modified(tag)
+    return Reply.json(200, CampaignStatsRead.model_validate(await counted()), etag=tag).response()
 
 
 @router.get(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
 from cachetools import LRUCache
 
 from app.encounters import screen
@@ -12,7 +15,7 @@ from app.platform.db import Database
 
 from . import store
 from .campaign import campaign_stats
-from .counting import StoredRound, count_fight, encounter_stats
+from .counting import Fighter, StoredRound, count_fight, encounter_stats
 
 
 def screened_round(stored: StoredRound, hidden: frozenset[str]) -> StoredRound:
@@ -52,16 +55,40 @@ async def for_encounter(
     return encounter.version, counted
 
 
-async def for_campaign(database: Database, *, campaign_id: str) -> dict[str, Any]:
-    """GET /v1/campaign/stats (the owner's): every encounter's rounds counted, summed per character and creature."""
+# An encounter's counted combatants, for the campaign's statistics: one count per version and worker, as
+# above (a version's rounds never change), so a campaign's statistics read only the rounds of the encounters
+# that changed since this worker last counted them.
+_fights: LRUCache[tuple[str, int], list[Fighter]] = LRUCache(maxsize=2048)
+
+
+def campaign_tag(encounters_now: Sequence[Any], characters: Sequence[Any], creatures: Sequence[Any]) -> str:
+    """The campaign statistics' entity tag: everything they are counted from, by id and version (a
+    character's or creature's name moves its version)."""
+    listed = [("e", row.id, row.version) for row in encounters_now]
+    listed += [("c", row.id, row.version) for row in characters] + [("b", row.id, row.version) for row in creatures]
+    return '"campaign-stats.' + hashlib.blake2b(orjson.dumps(listed), digest_size=12).hexdigest() + '"'
+
+
+async def for_campaign(database: Database, *, campaign_id: str) -> tuple[str, Callable[[], Awaitable[dict[str, Any]]]]:
+    """GET /v1/campaign/stats (the owner's): its entity tag, and the statistics to count when the caller's
+    copy is not current: every encounter's rounds counted, summed per character and creature."""
     encounters_now = await store.campaign_encounters(database, campaign_id)
-    rounds = await store.campaign_rounds(database, campaign_id)
     characters, creatures = await store.roster_and_bestiary(database, campaign_id)
-    fights = []
-    for encounter in encounters_now:
-        stored = [r for r in rounds.get(encounter.id, []) if r.number <= encounter.round]
-        fighters, _ = count_fight(stored)
-        fights.append((encounter.finished_at is not None, fighters))
-    return campaign_stats(
-        fights, [{"id": c.id, "name": c.name} for c in characters], [{"id": c.id, "name": c.name} for c in creatures]
-    )
+
+    async def counted() -> dict[str, Any]:
+        missing = [e.id for e in encounters_now if (e.id, e.version) not in _fights]
+        rounds = await store.rounds_of_encounters(database, missing)
+        fights = []
+        for encounter in encounters_now:
+            fighters = _fights.get((encounter.id, encounter.version))
+            if fighters is None:
+                stored = [r for r in rounds.get(encounter.id, []) if r.number <= encounter.round]
+                fighters = _fights[(encounter.id, encounter.version)] = count_fight(stored)[0]
+            fights.append((encounter.finished_at is not None, fighters))
+        return campaign_stats(
+            fights,
+            [{"id": c.id, "name": c.name} for c in characters],
+            [{"id": c.id, "name": c.name} for c in creatures],
+        )
+
+    return campaign_tag(encounters_now, characters, creatures), counted

@@ -22,18 +22,25 @@ ROUNDS_OF = (
     .order_by(ROUNDS.c.number)
 )
 ENCOUNTERS_OF = (
-    select(ENCOUNTERS.c.id, ENCOUNTERS.c.round, ENCOUNTERS.c.finished_at)
+    select(ENCOUNTERS.c.id, ENCOUNTERS.c.version, ENCOUNTERS.c.round, ENCOUNTERS.c.finished_at)
     .where(ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
     .order_by(ENCOUNTERS.c.created_at, ENCOUNTERS.c.id)
 )
-ROUNDS_OF_CAMPAIGN = (
+ROUNDS_OF_ENCOUNTERS = (
     select(ROUNDS.c.encounter_id, ROUNDS.c.number, ROUNDS.c.request, ROUNDS.c.document, ROUNDS.c.state_before)
-    .join(ENCOUNTERS, ENCOUNTERS.c.id == ROUNDS.c.encounter_id)
-    .where(ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
+    .where(ROUNDS.c.encounter_id.in_(bindparam("encounter_ids", expanding=True)))
     .order_by(ROUNDS.c.encounter_id, ROUNDS.c.number)
 )
-CHARACTERS_OF = select(CHARACTERS.c.id, CHARACTERS.c.name).where(CHARACTERS.c.campaign_id == bindparam("campaign_id"))
-CREATURES_OF = select(CREATURES.c.id, CREATURES.c.name).where(CREATURES.c.campaign_id == bindparam("campaign_id"))
+CHARACTERS_OF = (
+    select(CHARACTERS.c.id, CHARACTERS.c.version, CHARACTERS.c.name)
+    .where(CHARACTERS.c.campaign_id == bindparam("campaign_id"))
+    .order_by(CHARACTERS.c.created_at, CHARACTERS.c.id)
+)
+CREATURES_OF = (
+    select(CREATURES.c.id, CREATURES.c.version, CREATURES.c.name)
+    .where(CREATURES.c.campaign_id == bindparam("campaign_id"))
+    .order_by(CREATURES.c.created_at, CREATURES.c.id)
+)
 
 
 @functools.lru_cache(maxsize=256)
@@ -56,9 +63,12 @@ async def rounds_of(database: Database, encounter_id: str, latest: int) -> list[
     return [stored_round(row.number, row.request, row.document, row.state_before) for row in rows]
 
 
-async def campaign_rounds(database: Database, campaign_id: str) -> dict[str, list[StoredRound]]:
-    rows = await database.rows(ROUNDS_OF_CAMPAIGN, {"campaign_id": campaign_id})
+async def rounds_of_encounters(database: Database, encounter_ids: Sequence[str]) -> dict[str, list[StoredRound]]:
+    """Every stored round of these encounters, by encounter, in order."""
     found: dict[str, list[StoredRound]] = {}
+    if not encounter_ids:
+        return found
+    rows = await database.rows(ROUNDS_OF_ENCOUNTERS, {"encounter_ids": list(encounter_ids)})
     for row in rows:
         found.setdefault(row.encounter_id, []).append(
             stored_round(row.number, row.request, row.document, row.state_before)

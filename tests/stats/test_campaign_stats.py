@@ -97,3 +97,30 @@ def test_an_unfinished_fight_does_not_count_for_characters_but_does_for_creature
 
 def test_only_the_owner_reads_the_campaign_stats(client):
     assert_problem(client.get("/v1/campaign/stats", headers=viewer_headers(client)), 403)
+
+
+def test_the_campaign_stats_follow_every_change_and_answer_304_while_nothing_changed(client):
+    """Counted once per encounter version on a worker, and tagged by every encounter, character and creature
+    at its version: a round, an undo or a renamed character is seen at once; nothing new is a 304."""
+    ala = create(client, "/v1/characters", "Ala")["id"]
+    wolf = create(client, "/v1/creatures", "Wilk", side="wolves")["id"]
+    made = client.post("/v1/encounters", json={"name": "Open", "combatants": [{"character": ala}, {"creature": wolf}]})
+    url = f"/v1/encounters/{made.json()['id']}"
+    ids = [c["id"] for c in made.json()["combatants"]]
+    both = {"declarations": [attack(ids[0], ids[1]), attack(ids[1], ids[0])]}
+    assert client.post(f"{url}/rounds", json={**both, "seed": 4}).status_code == 201
+    first = client.get("/v1/campaign/stats")
+    tag = first.headers["etag"]
+    assert first.json()["creatures"][0]["attacks"] == 1
+    assert client.get("/v1/campaign/stats", headers={"If-None-Match": tag}).status_code == 304
+
+    assert client.post(f"{url}/rounds", json={**both, "seed": 5}).status_code == 201
+    second = client.get("/v1/campaign/stats", headers={"If-None-Match": tag})
+    assert second.status_code == 200 and second.json()["creatures"][0]["attacks"] == 2
+    assert client.delete(f"{url}/rounds/2").status_code == 204
+    undone = client.get("/v1/campaign/stats")
+    assert undone.json() == first.json() and undone.headers["etag"] != tag  # the same counts, a newer version
+
+    assert client.patch(f"/v1/characters/{ala}", json={"name": "Alicja"}).status_code == 200
+    renamed = client.get("/v1/campaign/stats", headers={"If-None-Match": undone.headers["etag"]})
+    assert renamed.status_code == 200 and renamed.json()["characters"][0]["name"] == "Alicja"

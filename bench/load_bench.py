@@ -11,6 +11,8 @@ Everything on 127.0.0.1, ports 8700-8799 by default (--port-base), one uvicorn w
    encounters of 3 combatants through the API, then loads each endpoint and its anchor one after the other
    with wrk at 32 connections (a warm-up first), `--repeat` times alternating; a row's ratio is the median
    of the runs' ratios. The anchor always runs one worker: the two-worker pass says what a second core buys.
+   Beside issue 10's rows, issue 35's: a round in a campaign with 5 webhook subscriptions (this worker only
+   records the events), a chronicle read, and an odds timeline whose points are all kept (computed before).
 3. On the first pass: the history cost (a round posted and read after `--history` rounds, against round 2)
    and RSS under a soak.
 4. The resolver row: bench/resolver_bench.py, run as it is.
@@ -49,7 +51,13 @@ ROWS = {
     "get_round": ("`GET …/rounds/{n}`", "the same read", 0.80, None),
     "rounds_post": ("`POST …/rounds`, 3 combatants", "one 3-statement transaction", 0.50, 60.0),
     "healthz": ("`GET /healthz`", "the bare GET", 1.5, None),
+    # issue 35's new rows (no target: figures to watch)
+    "rounds_post_hooked": ("`POST …/rounds`, 5 webhook subscriptions", "one 3-statement transaction", None, None),
+    "chronicle": ("`GET …/chronicle`, 1 round", "one pooled PostgreSQL read", None, None),
+    "timeline": ("`GET …/odds/timeline`, kept points", "one pooled PostgreSQL read", None, None),
 }
+HOOKS = 5  # subscriptions of the hooked campaign; its worker only records (WEBHOOK_DELIVERIES=false)
+TIMELINES = 16  # encounters whose timeline is computed before the run (each point once), then read
 # pass name: (uvicorn workers, extra environment)
 PASSES = {
     "memory": (1, {}),
@@ -77,8 +85,19 @@ async def create_fixtures(url: str, count: int) -> dict[str, Any]:
                 return {"id": reply.json()["id"], "combatants": ids}
 
         encounters = await asyncio.gather(*(one(i) for i in range(count)))
-        return {"headers": {"Authorization": client.headers["Authorization"], "Content-Type": "application/json"},
-                "encounters": encounters}
+        for e in encounters[:TIMELINES]:  # every point computed and kept: the run reads them
+            (await client.get(f"/v1/encounters/{e['id']}/odds/timeline")).raise_for_status()
+        owner = {"Authorization": client.headers["Authorization"], "Content-Type": "application/json"}
+        # A second campaign with HOOKS subscriptions (every event type): its rounds write the outbox's rows.
+        hooked = await client.post("/v1/campaigns", json={"name": "load bench, hooked"}, headers={"Authorization": ""})
+        hooked.raise_for_status()
+        client.headers["Authorization"] = f"Bearer {hooked.json()['key']['secret']}"
+        for n in range(HOOKS):
+            (await client.post("/v1/webhooks", json={"url": f"http://127.0.0.1:9/hook/{n}"})).raise_for_status()
+        hooked_encounters = await asyncio.gather(*(one(i) for i in range(64)))
+        return {"headers": owner, "encounters": encounters,
+                "hooked_headers": {**owner, "Authorization": client.headers["Authorization"]},
+                "hooked": hooked_encounters}
 
 
 def scripts(workdir: Path, fixtures: dict[str, Any]) -> dict[str, tuple[Path, Path]]:
@@ -96,6 +115,16 @@ def scripts(workdir: Path, fixtures: dict[str, Any]) -> dict[str, tuple[Path, Pa
                         [[("POST", f"/bare-write/{i}", round_body(e["combatants"])) for i, e in enumerate(h)]
                          for h in halves], headers),
         "healthz": ([[("GET", "/healthz", None)]], [[("GET", "/bare", None)]], anonymous),
+        "rounds_post_hooked": (
+            [[("POST", f"/v1/encounters/{e['id']}/rounds", round_body(e["combatants"])) for e in h]
+             for h in split(fixtures["hooked"], 2)],
+            [[("POST", f"/bare-write/{i}", round_body(e["combatants"])) for i, e in enumerate(h)]
+             for h in split(fixtures["hooked"], 2)], fixtures["hooked_headers"]),
+        "chronicle": ([[("GET", f"/v1/encounters/{e['id']}/chronicle", None) for e in h] for h in halves],
+                      [[("GET", f"/bare-read/{i}", None) for i in range(t, 256, 2)] for t in range(2)], headers),
+        "timeline": ([[("GET", f"/v1/encounters/{e['id']}/odds/timeline", None)
+                       for e in fixtures["encounters"][t:TIMELINES:2]] for t in range(2)],
+                     [[("GET", f"/bare-read/{i}", None) for i in range(t, 256, 2)] for t in range(2)], headers),
     }
     return {row: (wrk_script(workdir / f"{row}.lua", ours, h), wrk_script(workdir / f"{row}_anchor.lua", anchor, h))
             for row, (ours, anchor, h) in plans.items()}
@@ -212,11 +241,17 @@ def markdown(result: dict[str, Any]) -> str:
                   "|---|---:|---:|---:|---|---:|---:|---|"]
         for row, (title, anchor, target, p99) in ROWS.items():
             f = passed["rows"][row]
-            met = f["ratio"] >= target and (p99 is None or f["ours"]["p99_ms"] < p99)
-            goal = f"≥ {target:.2f}" + (f", p99 < {p99:.0f} ms" if p99 else "")
+            if row not in passed["rows"]:
+                continue
+            f = passed["rows"][row]
+            if target is None:
+                verdict = "—"
+            else:
+                met = f["ratio"] >= target and (p99 is None or f["ours"]["p99_ms"] < p99)
+                goal = f"≥ {target:.2f}" + (f", p99 < {p99:.0f} ms" if p99 else "")
+                verdict = f"{goal}: {'met' if met else '**missed**'}"
             lines.append(f"| {title} | {f['ours']['rps']:,.0f} | {f['ours']['p99_ms']:.0f} | {f['ours']['non_2xx']} "
-                         f"| {anchor} | {f['anchor']['rps']:,.0f} | {f['ratio']:.2f} | {goal}: "
-                         f"{'met' if met else '**missed**'} |")
+                         f"| {anchor} | {f['anchor']['rps']:,.0f} | {f['ratio']:.2f} | {verdict} |")
     h, r = result["history"], result["rss"]
     worst = max(h["post_ratio"], h["get_ratio"], h["get_round_ratio"])
     lines += ["", f"History: POST round {h['late_rounds']} / round 2 = {h['post_ratio']:.2f} "
@@ -253,7 +288,9 @@ def main() -> None:
                               "machine": {"cpus": len(os.sched_getaffinity(0)), "python": platform.python_version()},
                               "seconds": seconds, "repeat": repeat, "connections": 32, "passes": {}}
     env = {"DATABASE_URL": url, "RATE_LIMIT_PER_KEY_PER_MINUTE": UNLIMITED,
-           "RATE_LIMIT_ANONYMOUS_PER_MINUTE": UNLIMITED, "CAMPAIGNS_PER_ADDRESS_PER_HOUR": UNLIMITED}
+           "RATE_LIMIT_ANONYMOUS_PER_MINUTE": UNLIMITED, "CAMPAIGNS_PER_ADDRESS_PER_HOUR": UNLIMITED,
+           # the hooked row's subscriptions name a loopback URL; this worker records, another would deliver
+           "WEBHOOK_ALLOWED_NETWORKS": '["127.0.0.0/8"]', "WEBHOOK_DELIVERIES": "false"}
     with tempfile.TemporaryDirectory(prefix="load_bench_") as tmp, \
             Server("anchor", ["--app-dir", str(args.anchors), "anchors:app"], args.port_base + 1,
                    {"BARE_PG": conninfo}, Path(tmp) / "anchor.log", ready="/bare") as anchor:

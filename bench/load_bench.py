@@ -53,11 +53,12 @@ ROWS = {
     "healthz": ("`GET /healthz`", "the bare GET", 1.5, None),
     # issue 35's new rows (no target: figures to watch)
     "rounds_post_hooked": ("`POST …/rounds`, 5 webhook subscriptions", "one 3-statement transaction", None, None),
-    "chronicle": ("`GET …/chronicle`, 1 round", "one pooled PostgreSQL read", None, None),
-    "timeline": ("`GET …/odds/timeline`, kept points", "one pooled PostgreSQL read", None, None),
+    "chronicle": ("`GET …/chronicle`, 5 rounds", "one pooled PostgreSQL read", None, None),
+    "timeline": ("`GET …/odds/timeline`, 5 rounds, kept points", "one pooled PostgreSQL read", None, None),
 }
 HOOKS = 5  # subscriptions of the hooked campaign; its worker only records (WEBHOOK_DELIVERIES=false)
-TIMELINES = 16  # encounters whose timeline is computed before the run (each point once), then read
+STILL, STILL_ROUNDS = 32, 5  # fights of 5 rounds that no row changes: the chronicle's and the timeline's
+TIMELINES = 16  # of them, those whose timeline is computed before the run (each point once), then read
 # pass name: (uvicorn workers, extra environment)
 PASSES = {
     "memory": (1, {}),
@@ -74,9 +75,9 @@ async def create_fixtures(url: str, count: int) -> dict[str, Any]:
         client.headers["Authorization"] = f"Bearer {created.json()['key']['secret']}"
         gate = asyncio.Semaphore(8)
 
-        async def one(i: int) -> dict[str, Any]:
+        async def one(i: int, armor: int = 50) -> dict[str, Any]:
             async with gate:
-                reply = await client.post("/v1/encounters", json=encounter_body(f"load {i}"))
+                reply = await client.post("/v1/encounters", json=encounter_body(f"load {i}", armor=armor))
                 reply.raise_for_status()
                 ids = [c["id"] for c in reply.json()["combatants"]]
                 first = await client.post(f"/v1/encounters/{reply.json()['id']}/rounds", content=round_body(ids),
@@ -85,7 +86,16 @@ async def create_fixtures(url: str, count: int) -> dict[str, Any]:
                 return {"id": reply.json()["id"], "combatants": ids}
 
         encounters = await asyncio.gather(*(one(i) for i in range(count)))
-        for e in encounters[:TIMELINES]:  # every point computed and kept: the run reads them
+        # Fights no other row posts to, of STILL_ROUNDS rounds each: what the chronicle and timeline rows read.
+        still = await asyncio.gather(*(one(i, armor=1) for i in range(STILL)))  # blows that wound, told
+        for e in still:
+            for _ in range(STILL_ROUNDS - 1):
+                more = await client.post(f"/v1/encounters/{e['id']}/rounds", content=round_body(e["combatants"]),
+                                         headers={"Content-Type": "application/json"})
+                if more.status_code == 422:  # a wound took someone out: its ring declaration is refused
+                    break
+                more.raise_for_status()
+        for e in still[:TIMELINES]:  # every point computed and kept: the run reads them
             (await client.get(f"/v1/encounters/{e['id']}/odds/timeline")).raise_for_status()
         owner = {"Authorization": client.headers["Authorization"], "Content-Type": "application/json"}
         # A second campaign with HOOKS subscriptions (every event type): its rounds write the outbox's rows.
@@ -95,7 +105,7 @@ async def create_fixtures(url: str, count: int) -> dict[str, Any]:
         for n in range(HOOKS):
             (await client.post("/v1/webhooks", json={"url": f"http://127.0.0.1:9/hook/{n}"})).raise_for_status()
         hooked_encounters = await asyncio.gather(*(one(i) for i in range(64)))
-        return {"headers": owner, "encounters": encounters,
+        return {"headers": owner, "encounters": encounters, "still": still,
                 "hooked_headers": {**owner, "Authorization": client.headers["Authorization"]},
                 "hooked": hooked_encounters}
 
@@ -120,10 +130,11 @@ def scripts(workdir: Path, fixtures: dict[str, Any]) -> dict[str, tuple[Path, Pa
              for h in split(fixtures["hooked"], 2)],
             [[("POST", f"/bare-write/{i}", round_body(e["combatants"])) for i, e in enumerate(h)]
              for h in split(fixtures["hooked"], 2)], fixtures["hooked_headers"]),
-        "chronicle": ([[("GET", f"/v1/encounters/{e['id']}/chronicle", None) for e in h] for h in halves],
+        "chronicle": ([[("GET", f"/v1/encounters/{e['id']}/chronicle", None) for e in h]
+                       for h in split(fixtures["still"], 2)],
                       [[("GET", f"/bare-read/{i}", None) for i in range(t, 256, 2)] for t in range(2)], headers),
         "timeline": ([[("GET", f"/v1/encounters/{e['id']}/odds/timeline", None)
-                       for e in fixtures["encounters"][t:TIMELINES:2]] for t in range(2)],
+                       for e in fixtures["still"][t:TIMELINES:2]] for t in range(2)],
                      [[("GET", f"/bare-read/{i}", None) for i in range(t, 256, 2)] for t in range(2)], headers),
     }
     return {row: (wrk_script(workdir / f"{row}.lua", ours, h), wrk_script(workdir / f"{row}_anchor.lua", anchor, h))

@@ -31,10 +31,10 @@ def fighter(i: int, *, armor: int) -> dict[str, Any]:
             "weapon": WEAPONS[i % len(WEAPONS)], "armor": armor, "vitality": 1000}
 
 
-def encounter_body(name: str, size: int = 3) -> dict[str, Any]:
+def encounter_body(name: str, size: int = 3, armor: int = 50) -> dict[str, Any]:
     # Armor 50 deflects every blow (every attack is still rolled): nobody is ever wounded, so the
     # encounter's state, each round's work and every declaration stay the same for thousands of rounds.
-    return {"name": name, "combatants": [fighter(i, armor=50) for i in range(size)]}
+    return {"name": name, "combatants": [fighter(i, armor=armor) for i in range(size)]}
 
 
 def ring(ids: list[str]) -> list[dict[str, Any]]:

@@ -68,6 +68,7 @@ class EncounterRecord:
     declaration_seconds: int | None = None  # the declaration deadline (CONTRACT.md, "Roles and timing")
     auto_resolve: bool = False
     declarations_due_at: datetime | None = None
+    staging: int = 0  # stagings and withdrawals so far (store.hold_version)
 
 
 ENCOUNTER_COLUMNS = tuple(f.name for f in fields(EncounterRecord) if f.name != "combatants")

@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.encounters import store
 from app.encounters.convert import EncounterRecord
+from app.platform import dispatcher
 from app.platform.changefeed import Change
-from app.platform.dispatcher import wake_at_commit
 
 JOB = "declaration-deadlines"
 
@@ -41,15 +41,27 @@ def deadline_change(encounter_id: str, next_round: int, version: int, due: datet
     return Change.of_timing(encounter_id, "deadline", next_round, version, None if due is None else due.isoformat())
 
 
+def clock_changes(encounter_id: str, values: dict[str, Any], next_round: int, version: int) -> list[Change]:
+    """The `deadline` change to announce with a write of `values` (from `restarted`), if the clock moved."""
+    if "declarations_due_at" not in values:
+        return []
+    return [deadline_change(encounter_id, next_round, version, values["declarations_due_at"])]
+
+
 async def announce_clock(
     session: AsyncSession, encounter_id: str, values: dict[str, Any], next_round: int, version: int
 ) -> list[Change]:
     """Inside the transaction that wrote `values` (from `restarted`): the job is woken on every worker at
     commit, and the `deadline` change to announce with the write is returned."""
-    if "declarations_due_at" not in values:
-        return []
-    await wake_at_commit(session, JOB)
-    return [deadline_change(encounter_id, next_round, version, values["declarations_due_at"])]
+    changes = clock_changes(encounter_id, values, next_round, version)
+    if changes:
+        await wake_at_commit(session)
+    return changes
+
+
+async def wake_at_commit(session: AsyncSession) -> None:
+    """The deadline job, on every worker, once this transaction commits (after the clock moved)."""
+    await dispatcher.wake_at_commit(session, JOB)
 
 
 async def on_staging(
@@ -69,5 +81,5 @@ async def on_staging(
     changes = [Change.of_timing(encounter.id, "declarations.complete", complete, encounter.version)]
     if encounter.auto_resolve:
         await store.set_due(session, encounter.id, now)
-        await wake_at_commit(session, JOB)
+        await wake_at_commit(session)
     return changes

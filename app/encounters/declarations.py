@@ -5,13 +5,13 @@ declaration checked against the state before round n and stored after it would b
 n+1 against a state it was never checked against. So staging *holds* the encounter row
 (`store.hold_version`: an UPDATE that changes nothing, guarded by the version read): on PostgreSQL that
 row lock orders it against every change, and a version that moved means re-read and re-check. A round,
-for its part, takes the staged declarations only after it bumped the version (`take_staged`), so that
-lock orders the two.
+for its part, reads the staged declarations with the encounter and writes only if the staging counter (moved
+by every staging and withdrawal) is still the one it read (`take_staged`, store/round_writes.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.access.service import Principal
-from app.encounters import companions, convert, deadlines, reinforcements, screen, store
+from app.encounters import companions, convert, deadlines, screen, store
 from app.encounters.combatants import find_combatant
 from app.encounters.convert import EncounterRecord
 from app.encounters.errors import require_unfinished
@@ -188,23 +188,19 @@ async def list_staged(database: Database, *, principal: Principal, encounter_id:
     return DeclarationsRead(round=rows[0].round + 1, declarations=shown)
 
 
-async def take_staged(
-    session: AsyncSession, encounter: EncounterRecord, round_in: RoundCreate, version: int
+def take_staged(
+    encounter: EncounterRecord, round_in: RoundCreate, staged: Sequence[store.StagedRow], version: int
 ) -> tuple[RoundCreate, list[Change]]:
-    """The round's body with the staged declarations of every combatant it does not declare for (the
-    body wins), and their staged dice joined to the body's (the body's win). Dice staged with a
-    declaration the body overrode are dropped. Every staged declaration is deleted, used or overridden;
-    returns the `declared: false` changes to announce (at the round's `version`).
+    """The round's body with the staged declarations (`staged`, the round's snapshot's, in combatant order,
+    those still waiting for a later round left out) of every combatant it does not declare for (the body
+    wins), and their staged dice joined to the body's (the body's win). Dice staged with a declaration the
+    body overrode are dropped. Every one taken is deleted by the round, used or overridden; returns the
+    `declared: false` changes to announce (at the round's `version`).
 
-    In the round's transaction, *after* it bumped the encounter's version: whatever changes a staged
-    declaration (staging, withdrawing, removing a combatant, undo) holds the encounter's row first, so
-    on PostgreSQL this DELETE, a statement started after that update, sees every one committed before it
-    and none can change until the round commits; on SQLite the version's update is the write lock itself."""
-    position = {row["id"]: row["position"] for row in encounter.combatants}
-    number = encounter.round + 1
-    waiting = reinforcements.waiting(encounter.combatants, number)  # staged in advance for a later round
-    taken = await store.take_staged(session, encounter.id, waiting)
-    rows = sorted(taken, key=lambda row: position[row.combatant_id])
+    The round's compare-and-set checks the staging counter with the version (store/round_writes.py):
+    whatever changes a staged declaration (staging, withdrawing, removing a combatant, undo) moves one of
+    them while holding the encounter's row, so the round writes only if `staged` is still what is staged."""
+    rows = staged
     cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in rows]
     declared = {d.combatant for d in round_in.declarations}
     used = [row for row in rows if row.combatant_id not in declared]

@@ -15,6 +15,7 @@ from app.encounters.schemas.round import ResolveRequest, RoundCreate
 from app.platform.changefeed import Change
 from app.platform.db import Database, utcnow
 from app.platform.errors import NotFound, NotLatestRound
+from app.platform.transactions import changed_meanwhile, first_read_version
 from app.platform.versions import ANY_VERSION, ExpectedVersion, Versioned
 from app.resolver import MixedDice, RoundInput, RoundResult, build_ruleset, model, new_seed, resolve_round
 from app.resolver.codec import result_to_json
@@ -59,6 +60,11 @@ def outcome(
     return before, document, changes
 
 
+# A round resolved from a snapshot that a staging overtook is resolved again from a new one, so a player
+# staging during a resolve never makes the game master's round fail; this many times, then a 409.
+SNAPSHOT_TRIES = 5
+
+
 async def resolve_next_round(
     session: AsyncSession,
     *,
@@ -69,40 +75,66 @@ async def resolve_next_round(
     expected: ExpectedVersion = ANY_VERSION,
 ) -> Versioned[dict[str, Any]]:
     """Resolve round n+1 and store it with everything needed to replay and undo it, in the command's
-    transaction; the round's document and the encounter's new version."""
-    # The encounter with its combatants, read through `database` before the session's first statement (one
-    # statement, a snapshot by itself, on the lightest path; the transaction's BEGIN comes after it): the
-    # version's compare-and-set below proves it is still the state the round is resolved from, since every
-    # change to the aggregate moves that version.
-    encounter = await store.read(database, campaign_id=campaign_id, encounter_id=encounter_id, expected=expected)
-    require_unfinished(encounter)
-    # Core, not the ORM, on this hot path: the version's UPDATE, the staged declarations' DELETE, one
-    # INSERT (announcing) and one executemany.
+    transaction; the round's document and the encounter's new version.
+
+    Resolved from a snapshot read before the transaction (the encounter, its combatants and the staged
+    declarations, one statement on the lightest path), then written only if the encounter's version and
+    staging counter are still those read (store/round_writes.py: one statement on PostgreSQL). A version
+    that moved is a 409; only the staging counter: read and resolve again."""
+    first_read = first_read_version.get()  # SQLite: a re-run after a stale snapshot compares with the first
+    for _ in range(SNAPSHOT_TRIES):
+        encounter, staged = await store.read_for_round(database, campaign_id=campaign_id, encounter_id=encounter_id)
+        if first_read is None:
+            expected.check(encounter.version)
+            first_read = encounter.version
+        elif encounter.version != first_read:
+            raise changed_meanwhile()
+        require_unfinished(encounter)
+        write = _planned(encounter, staged, round_in)
+        if await store.write_round(database, session, write):
+            if write.clock:
+                await deadlines.wake_at_commit(session)
+            return Versioned(write.stored["document"], write.version)
+    raise changed_meanwhile()
+
+
+def _planned(
+    encounter: convert.EncounterRecord, staged: Sequence[store.StagedRow], round_in: RoundCreate
+) -> store.RoundWrite:
+    """What round n+1 writes, resolved from the snapshot (the body's declarations win over the staged)."""
     number = encounter.round + 1
-    # The version's update comes first: it holds the encounter's row, which orders the staged
-    # declarations' taking. It starts the declaration deadline for the next round too, if there is one.
-    clock = deadlines.restarted(encounter, utcnow())
-    version = await store.bump_version(session, encounter_id, encounter.version, round=number, **clock)
-    round_in, cleared = await take_staged(session, encounter, round_in, version)  # the body's win
+    version = encounter.version + 1
+    now = utcnow()
+    # The declaration deadline of the next round starts with this one, if there is one.
+    clock = deadlines.restarted(encounter, now)
+    waiting = reinforcements.waiting(encounter.combatants, number)  # staged in advance for a later round
+    taken = [row for row in staged if row.combatant_id not in waiting]
+    round_in, cleared = take_staged(encounter, round_in, taken, version)
     before, document, changes = outcome(number, encounter.combatants, round_in, encounter.rules)
-    timing = await deadlines.announce_clock(session, encounter_id, clock, number + 1, version)
+    timing = deadlines.clock_changes(encounter.id, clock, number + 1, version)
     request = round_in.model_dump(mode="json", by_alias=True, exclude_none=True)
     # the rules it was resolved under too: a later PATCH may change them, and a replay must not
     state_before = {"next_position": encounter.next_position, "combatants": before, "rules": encounter.rules}
     facts = {"document": document, "request": request, "state_before": state_before}
-    # delivered at commit: the round, then every staged declaration it took, then the new deadline
-    await store.insert_round(
-        session,
-        encounter_id=encounter_id,
+    return store.RoundWrite(
+        encounter_id=encounter.id,
+        read_version=encounter.version,
+        read_staging=encounter.staging,
         number=number,
-        changes=(Change.of_round(encounter_id, number, version, facts), *cleared, *timing),
-        document=document,
-        request=request,
-        state_before=state_before,
-        state_after=[{**snapshot, **change} for snapshot, change in zip(before, changes)],
+        clock=clock,
+        waiting=tuple(waiting),
+        taken=frozenset(row.combatant_id for row in taken),
+        stored={
+            "document": document,
+            "request": request,
+            "state_before": state_before,
+            "state_after": [{**snapshot, **change} for snapshot, change in zip(before, changes)],
+            "created_at": now,
+        },
+        states=changes,
+        # delivered at commit: the round, then every staged declaration it took, then the new deadline
+        announced=(Change.of_round(encounter.id, number, version, facts), *cleared, *timing),
     )
-    await store.write_round_states(session, changes)
-    return Versioned(document, version)
 
 
 async def list_rounds(

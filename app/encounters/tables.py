@@ -28,6 +28,9 @@ ENCOUNTERS = Table(
     Column("declaration_seconds", Integer),
     Column("auto_resolve", Boolean, nullable=False, default=False, server_default="0"),
     Column("declarations_due_at", UTCDateTime, index=True),
+    # Moved by every staging and withdrawal (never the version, which is the ETag): a round resolved from a
+    # snapshot checks it in its compare-and-set, so no declaration staged since can be left behind.
+    Column("staging", Integer, nullable=False, default=0, server_default="0"),
 )
 
 COMBATANTS = Table(

@@ -23,7 +23,20 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import ARRAY, ColumnElement, Delete, Insert, Result, Text, Update, bindparam, event, func, select
+from sqlalchemy import (
+    ARRAY,
+    ColumnElement,
+    Delete,
+    Insert,
+    Result,
+    Text,
+    Update,
+    bindparam,
+    event,
+    func,
+    literal_column,
+    select,
+)
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session
 
@@ -150,6 +163,31 @@ async def announce(session: AsyncSession, *changes: Change) -> None:
     _keep_until_commit(session, changes)
     if recorder is not None and recorder.wanted(session):
         await recorder.record(session, changes)
+
+
+def notified_after(guard: Any) -> ColumnElement[Any]:
+    """`NOTIFIED`, sent only when `guard` (a selectable, e.g. a compare-and-set's CTE) has a row: for a
+    statement that writes and announces in one go, whose writes depend on that guard."""
+    payload = func.unnest(PAYLOADS).column_valued("payload")
+    # written into the SQL: a statement run on the driver gets only the parameters its caller names
+    channel: ColumnElement[str] = literal_column(f"'{CHANNEL}'")
+    return select(func.count(func.pg_notify(channel, payload))).select_from(guard).scalar_subquery()
+
+
+def recording_probe() -> ColumnElement[Any] | None:
+    """The recorder's probe (PostgreSQL), to select beside the notices; None when nothing records."""
+    return None if _recorder is None else _recorder.probe
+
+
+def announcement_parameters(changes: Sequence[Change]) -> dict[str, Any]:
+    """The parameters `NOTIFIED` and the recorder's probe read."""
+    return {PAYLOADS.key: [change.payload() for change in changes], ENCOUNTER.key: changes[0].encounter_id}
+
+
+async def record(session: AsyncSession, changes: Sequence[Change]) -> None:
+    """After a statement that announced `changes` found the recorder's probe true: its rows, same transaction."""
+    if _recorder is not None and changes:
+        await _recorder.record(session, changes)
 
 
 # A statement written again and again (a round's INSERT) gets its notifying form once: building it per

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import QueuePool
 
 from app.config import Settings
-from app.platform.errors import ServiceUnavailable
+from app.platform.errors import Conflict, ServiceUnavailable
 
 POSTGRES_DRIVER = "asyncpg"
 # SQLite: an execution option for connections that run one statement each, which SQLite makes atomic by
@@ -290,7 +290,7 @@ class Database:
         single = {SINGLE_STATEMENT: True} if settings.is_sqlite else {"isolation_level": "AUTOCOMMIT"}
         self._autocommit = self.engine.execution_options(**single)
         # PostgreSQL: each hot read's SQL and parameter order, compiled once (read()).
-        self._compiled: dict[Select[Any], tuple[str, tuple[str, ...]]] | None = None if settings.is_sqlite else {}
+        self._compiled: dict[Any, tuple[str, tuple[str, ...]]] | None = None if settings.is_sqlite else {}
 
     async def rows(self, statement: Executable, parameters: dict[str, Any]) -> Sequence[Row[Any]]:
         """One statement, committed by itself (a write too: an INSERT ... RETURNING, say, through the gate)."""
@@ -321,7 +321,37 @@ class Database:
                 raise ServiceUnavailable("The database did not answer.") from error
             return found
 
-    def _compile(self, statement: Select[Any]) -> tuple[str, tuple[str, ...]]:
+    @property
+    def on_driver(self) -> bool:
+        """PostgreSQL: hot statements run on the asyncpg connection itself (`read`, `write_on_driver`)."""
+        return self._compiled is not None
+
+    async def write_on_driver(
+        self, session: AsyncSession, statement: Executable, parameters: Mapping[str, Any]
+    ) -> Sequence[Any] | None:
+        """PostgreSQL: one statement, compiled once, run on the asyncpg connection of `session`, inside its
+        transaction (begun here if it has not begun); the first row, or None. The session commits or rolls it
+        back with whatever else it wrote. JSON parameters go as text (the driver's codec takes text)."""
+        sql, names = self._compiled.get(statement) or self._compile(statement)  # type: ignore[union-attr]
+        connection = await session.connection()
+        raw = await connection.get_raw_connection()
+        adapted: Any = raw.dbapi_connection
+        # SQLAlchemy's asyncpg adapter begins its transaction lazily, at its own first statement: begun here,
+        # it is the transaction the session commits (a private hook, pinned by uv.lock and by
+        # tests/api/test_round_writes.py, which fails if a round outlives its rolled-back transaction).
+        if adapted._transaction is None:
+            await adapted._start_transaction()
+        driver: Any = raw.driver_connection
+        try:
+            found: Sequence[Any] | None = await driver.fetchrow(sql, *(parameters[name] for name in names))
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
+            await connection.invalidate()
+            raise ServiceUnavailable("The database did not answer.") from error
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
+        return found
+
+    def _compile(self, statement: Any) -> tuple[str, tuple[str, ...]]:
         compiled = statement.compile(dialect=self.engine.dialect)
         entry = (compiled.string, tuple(compiled.positiontup or ()))
         assert self._compiled is not None

@@ -5,8 +5,9 @@ SQLAlchemy's `before_cursor_execute` sees every statement but not BEGIN and COMM
 asyncpg sends itself; those come from the engine's `begin`/`commit`/`rollback` events, counted only for a
 connection that really opened a transaction (an AUTOCOMMIT one opens none). On SQLite, app/db.py sends
 BEGIN as a statement, so that is what opens one there. A hot read on PostgreSQL runs on the driver's own
-connection (Database.read), which SQLAlchemy's events do not see: asyncpg's `Connection.fetch` is watched
-for it (SQLAlchemy's own execution goes through prepared statements, never through that method).
+connection (Database.read), and so does a round's one statement (Database.write_on_driver), which
+SQLAlchemy's events do not see: asyncpg's `Connection.fetch` and `fetchrow` are watched for them
+(SQLAlchemy's own execution goes through prepared statements, never through those methods).
 """
 
 from __future__ import annotations
@@ -30,12 +31,20 @@ _SHAPES = (  # (pattern on the statement, label): the first that matches names i
 )
 
 
+_WRITING_CTE = re.compile(rf"\b\w+ as \((insert into|update|delete from) {_TABLE}")
+
+
 def label(statement: str, executemany: bool = False) -> str:
     """A statement as the tests pin it: its verb and table ("update combatants"), "+ notify" when it
-    also sends notifications, "×many" for one statement run over many rows (executemany)."""
+    also sends notifications, "×many" for one statement run over many rows (executemany). A statement whose
+    WITH clause writes is named by those writes, in order ("with update encounters, insert rounds")."""
     text = " ".join(statement.split()).lower()
     if text in ("begin", "commit", "rollback"):
         return text.upper()
+    writes = _WRITING_CTE.findall(text) if text.startswith("with ") else []
+    if writes:
+        named = ", ".join(f"{verb.split()[0]} {table}" for verb, table in writes)
+        return f"with {named}" + (" + notify" if "pg_notify" in text else "")
     for pattern, shape in _SHAPES:
         found = pattern.search(text)
         if found:
@@ -80,18 +89,24 @@ def statements_sent(app: FastAPI) -> Iterator[list[str]]:
         ("commit", ended("COMMIT")),
         ("rollback", ended("ROLLBACK")),
     ]
-    driver_fetch = asyncpg.Connection.fetch
+    driver_fetch, driver_fetchrow = asyncpg.Connection.fetch, asyncpg.Connection.fetchrow
 
     async def fetch(connection: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
         sent.append(label(query))
         return await driver_fetch(connection, query, *args, **kwargs)
 
+    async def fetchrow(connection: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+        sent.append(label(query))
+        return await driver_fetchrow(connection, query, *args, **kwargs)
+
     for name, listener in listeners:
         event.listen(engine, name, listener)
     asyncpg.Connection.fetch = fetch  # type: ignore[method-assign]
+    asyncpg.Connection.fetchrow = fetchrow  # type: ignore[method-assign]
     try:
         yield sent
     finally:
         asyncpg.Connection.fetch = driver_fetch  # type: ignore[method-assign]
+        asyncpg.Connection.fetchrow = driver_fetchrow  # type: ignore[method-assign]
         for name, listener in listeners:
             event.remove(engine, name, listener)

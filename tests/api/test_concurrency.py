@@ -20,16 +20,20 @@ def lockstep(monkeypatch):
     Both requests run on the test client's one event loop, so the barrier is asyncio's; a request that
     never arrives makes the other fail after the timeout instead of hanging the test."""
     barrier = asyncio.Barrier(2)
-    original = store.bump_version
 
-    async def claim_after_both_read(*args, **kwargs):
-        if not _waited.get():  # only the first attempt of each request waits
-            _waited.set(True)
-            async with asyncio.timeout(10):
-                await barrier.wait()
-        return await original(*args, **kwargs)
+    def after_both_read(claim):
+        async def claim_after_both_read(*args, **kwargs):
+            if not _waited.get():  # only the first attempt of each request waits
+                _waited.set(True)
+                async with asyncio.timeout(10):
+                    await barrier.wait()
+            return await claim(*args, **kwargs)
 
-    monkeypatch.setattr(store, "bump_version", claim_after_both_read)
+        return claim_after_both_read
+
+    # a round claims its version in its writes (store/round_writes.py), every other change in bump_version
+    for claim in ("bump_version", "write_round"):
+        monkeypatch.setattr(store, claim, after_both_read(getattr(store, claim)))
 
 
 def _race(client, *calls):
@@ -66,16 +70,14 @@ def test_unique_round_number_is_the_backstop(client, monkeypatch):
     encounter = create_encounter(client, fighter("Ala"))
     url = f"/v1/encounters/{encounter['id']}"
     assert client.post(f"{url}/rounds", json={}).status_code == 201
-    original = store.read  # how a round reads the encounter, before its transaction
-
-    async def stale_encounter(*args, **kwargs):
-        return dataclasses.replace(await original(*args, **kwargs), round=0)  # as read before round 1
+    original = store.read_for_round  # how a round reads the encounter, before its transaction
 
     async def version_guard_skipped(*args, **kwargs):
-        return 99
+        # as read before round 1, at the current version: the version's compare-and-set lets it through
+        encounter, staged = await original(*args, **kwargs)
+        return dataclasses.replace(encounter, round=0), staged
 
-    monkeypatch.setattr(store, "read", stale_encounter)
-    monkeypatch.setattr(store, "bump_version", version_guard_skipped)
+    monkeypatch.setattr(store, "read_for_round", version_guard_skipped)
     assert_problem(client.post(f"{url}/rounds", json={}), 409)
     monkeypatch.undo()
     assert client.get(f"{url}/rounds").json()["total"] == 1

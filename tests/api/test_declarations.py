@@ -299,21 +299,25 @@ def duel(client):
 def test_a_declaration_staged_before_the_round_holds_the_encounter_is_used_and_cleared(
     client, settings, duel, monkeypatch
 ):
-    """Staged between the round's read of the encounter and its claim of the version: checked against the
-    state before the round, so the round uses it, and clears it (not kept for the next round as well)."""
+    """Staged between the round's read of the encounter and its write: checked against the state before the
+    round; the round's write finds the staging counter moved, reads again, uses the declaration and clears
+    it (not kept for the next round as well), and the game master sees no 409."""
     encounter_id, ala, bolek, killing = duel
     url = f"/v1/encounters/{encounter_id}"
     staged: list[int] = []
-    claim = store.bump_version
+    writes: list[bool] = []
+    write = store.write_round
 
-    async def stage_then_claim(*args, **kwargs):
-        if not staged:  # SQLite re-runs the round once (its snapshot went stale): stage only the first time
+    async def stage_then_write(*args, **kwargs):
+        if not staged:
             staged.append(client.put(f"{url}/declarations/{bolek}", json=_attack_body(ala)).status_code)
-        return await claim(*args, **kwargs)
+        writes.append(await write(*args, **kwargs))
+        return writes[-1]
 
-    monkeypatch.setattr(store, "bump_version", stage_then_claim)
+    monkeypatch.setattr(store, "write_round", stage_then_write)
     document = _resolve_beside_the_app(settings, client, encounter_id, killing)
     assert staged == [201]
+    assert writes == [False, True]  # the first write wrote nothing: its snapshot had no staged declaration
     assert [(a["actor"], a["result"]) for a in document["actions"]] == [(ala, "wound"), (bolek, "actor_down")]
     assert client.get(f"{url}/declarations").json() == {"round": 2, "declarations": []}
 
@@ -326,7 +330,7 @@ def test_a_declaration_staged_while_the_round_holds_the_encounter_waits_and_is_c
     encounter_id, ala, bolek, killing = duel
     url = f"/v1/encounters/{encounter_id}"
     holding = threading.Event()
-    hold, take = store.hold_version, rounds.take_staged
+    hold, write = store.hold_version, store.write_round
 
     async def announced_hold(*args, **kwargs):
         holding.set()
@@ -336,13 +340,14 @@ def test_a_declaration_staged_while_the_round_holds_the_encounter_waits_and_is_c
         put: list[Future] = []
 
         async def stage_meanwhile(*args, **kwargs):
+            written = await write(*args, **kwargs)  # the round's transaction holds the row until it commits
             if not put:
                 put.append(pool.submit(client.put, f"{url}/declarations/{bolek}", json=_attack_body(ala)))
                 assert holding.wait(timeout=10), "the staging request never reached the encounter's row"
-            return await take(*args, **kwargs)
+            return written
 
         monkeypatch.setattr(store, "hold_version", announced_hold)
-        monkeypatch.setattr(rounds, "take_staged", stage_meanwhile)
+        monkeypatch.setattr(store, "write_round", stage_meanwhile)
         document = _resolve_beside_the_app(settings, client, encounter_id, killing)
         refused = put[0].result(timeout=30)
     assert [a["actor"] for a in document["actions"]] == [ala]

@@ -5,6 +5,7 @@
 - combatant_rows: the combatants' rows, inserted, changed, restored by an undo;
 - staged: the declarations staged for the next round;
 - history: the rounds stored, undone and read, and the stream's reads;
+- round_writes: a round's writes, one statement on PostgreSQL's driver, Core statements on SQLite;
 - clock: the declaration deadline (who has staged and who a player controls, the due encounters).
 
 Use cases call `store.<name>`; each name lives in exactly one of these modules.
@@ -12,6 +13,7 @@ Use cases call `store.<name>`; each name lives in exactly one of these modules.
 
 from app.encounters.store.aggregate import (
     ENCOUNTER_WITH_COMBATANTS,
+    StagedRow,
     bump_version,
     delete_encounter,
     hold_version,
@@ -19,6 +21,7 @@ from app.encounters.store.aggregate import (
     list_encounters,
     load,
     read,
+    read_for_round,
     set_finish_state,
 )
 from app.encounters.store.clock import (
@@ -54,6 +57,7 @@ from app.encounters.store.history import (
     streamed_round,
     version,
 )
+from app.encounters.store.round_writes import RoundWrite, write_round
 from app.encounters.store.staged import (
     clear_staged,
     list_staged,
@@ -94,6 +98,10 @@ __all__ = [
     "next_position_before",
     "owned_version",
     "read",
+    "read_for_round",
+    "RoundWrite",
+    "StagedRow",
+    "write_round",
     "restore_combatants",
     "round_document",
     "round_page",

@@ -8,7 +8,7 @@ platform's `compare_and_set`). Two requests that read the same version cannot bo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Row, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.encounters import convert
 from app.encounters.convert import EncounterRecord
 from app.encounters.store import combatant_rows
-from app.encounters.tables import COMBATANTS, ENCOUNTERS
+from app.encounters.tables import COMBATANTS, ENCOUNTERS, STAGED
 from app.platform.db import Database
 from app.platform.errors import NotFound
 from app.platform.transactions import StaleSnapshot, changed_meanwhile
@@ -30,8 +30,34 @@ ENCOUNTER_WITH_COMBATANTS = (
     .where(ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
     .order_by(COMBATANTS.c.position)
 )
+# A round's snapshot: the same, with the declaration staged for each combatant beside it (one statement, so
+# the round proves in its compare-and-set, version and staging counter, that all of it still holds).
+ROUND_SNAPSHOT = (
+    select(
+        *(column.label(f"encounter__{column.name}") for column in ENCOUNTERS.c),
+        COMBATANTS,
+        STAGED.c.declaration.label("staged_declaration"),
+        STAGED.c.dice.label("staged_dice"),
+    )
+    .select_from(
+        ENCOUNTERS.outerjoin(COMBATANTS, COMBATANTS.c.encounter_id == ENCOUNTERS.c.id).outerjoin(
+            STAGED, STAGED.c.combatant_id == COMBATANTS.c.id
+        )
+    )
+    .where(ENCOUNTERS.c.id == bindparam("encounter_id"), ENCOUNTERS.c.campaign_id == bindparam("campaign_id"))
+    .order_by(COMBATANTS.c.position)
+)
 _COMBATANTS_AT = len(ENCOUNTERS.c)  # where a row's combatant columns start
 _COMBATANT_ID_AT = _COMBATANTS_AT + convert.COMBATANT_COLUMNS.index("id")  # None: an encounter without combatants
+_STAGED_AT = _COMBATANTS_AT + len(COMBATANTS.c)  # ROUND_SNAPSHOT: where the staged declaration's columns start
+
+
+class StagedRow(NamedTuple):
+    """A declaration staged for the next round, as a round takes it."""
+
+    combatant_id: str
+    declaration: dict[str, Any]
+    dice: dict[str, Any]
 
 
 def _record(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
@@ -42,7 +68,9 @@ def _record(rows: Sequence[Any], encounter_id: str) -> EncounterRecord:
         raise NotFound(f"There is no encounter {encounter_id}.")
     encounter = dict(zip(ENCOUNTERS.c.keys(), rows[0][:_COMBATANTS_AT]))
     combatants = tuple(
-        convert.combatant_from_columns(row[_COMBATANTS_AT:]) for row in rows if row[_COMBATANT_ID_AT] is not None
+        convert.combatant_from_columns(row[_COMBATANTS_AT:_STAGED_AT])
+        for row in rows
+        if row[_COMBATANT_ID_AT] is not None
     )
     return EncounterRecord(**{name: encounter[name] for name in convert.ENCOUNTER_COLUMNS}, combatants=combatants)
 
@@ -56,6 +84,21 @@ async def read(
     encounter = _record(rows, encounter_id)
     expected.check(encounter.version)
     return encounter
+
+
+async def read_for_round(
+    database: Database, *, campaign_id: str, encounter_id: str
+) -> tuple[EncounterRecord, tuple[StagedRow, ...]]:
+    """A round's snapshot, outside its transaction: the encounter (404 when there is none) and the declarations
+    staged for its combatants, in their order."""
+    rows = await database.read(ROUND_SNAPSHOT, {"encounter_id": encounter_id, "campaign_id": campaign_id})
+    encounter = _record(rows, encounter_id)
+    staged = tuple(
+        StagedRow(row[_COMBATANT_ID_AT], row[_STAGED_AT], row[_STAGED_AT + 1])
+        for row in rows
+        if row[_STAGED_AT] is not None
+    )
+    return encounter, staged
 
 
 async def load(
@@ -76,9 +119,11 @@ async def bump_version(session: AsyncSession, encounter_id: str, read_version: i
 
 async def hold_version(session: AsyncSession, encounter_id: str, read_version: int, **clock: Any) -> None:
     """Take the encounter's row without changing its version (staging) if it is still at the version read;
-    else re-run the use case against the new state. `clock`: the declaration deadline, started by staging."""
+    else re-run the use case against the new state. The staging counter moves, so that a round resolved
+    from an older snapshot cannot take the declarations (`round_writes`). `clock`: the declaration
+    deadline, started by staging."""
     unchanged = {"version": ENCOUNTERS.c.version, "updated_at": ENCOUNTERS.c.updated_at}  # not onupdate's now()
-    values = {**unchanged, **clock}
+    values = {**unchanged, "staging": ENCOUNTERS.c.staging + 1, **clock}
     await compare_and_set(session, ENCOUNTERS, encounter_id, read_version, values, StaleSnapshot(read_version))
 
 

@@ -5,7 +5,7 @@ Nothing is written, and no statement is sent, for an encounter nobody subscribed
 notices' own statement carries `probe` (is there an enabled subscription for this encounter?); on SQLite
 the one process knows whether any subscription exists (`Outbox.wanted`), read at start and set by every
 subscription made. A round's events are derived from its document and the states before it, as its writer
-hands them over (read back only when a round is announced without them).
+hands them over (`Change.facts`): the round is never read back.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlalchemy import and_, bindparam, exists, insert, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.encounters.store import complete_round
-from app.encounters.tables import ENCOUNTERS, ROUNDS
+from app.encounters.tables import ENCOUNTERS
 from app.platform.changefeed import ENCOUNTER, Change
 from app.platform.db import Database, utcnow
 from app.platform.dispatcher import wake_at_commit
@@ -40,9 +40,6 @@ SUBSCRIBERS = (
     .select_from(ENCOUNTERS.join(SUBSCRIPTIONS, _FOR_ENCOUNTER))
     .where(ENCOUNTERS.c.id == bindparam("encounter_id"))
     .order_by(SUBSCRIPTIONS.c.created_at, SUBSCRIPTIONS.c.id)
-)
-ROUND_STATES = select(ROUNDS.c.document, ROUNDS.c.request, ROUNDS.c.state_before).where(
-    ROUNDS.c.encounter_id == bindparam("encounter_id"), ROUNDS.c.number == bindparam("number")
 )
 COMPLETE_SENT = select(EVENTS.c.seq).where(
     EVENTS.c.encounter_id == bindparam("encounter_id"),
@@ -146,7 +143,9 @@ class Outbox:
     async def _events_of(self, session: AsyncSession, change: Change) -> list[tuple[str, int | None, dict[str, Any]]]:
         encounter = {"encounter": change.encounter_id}
         if change.kind == "round" and change.round is not None:
-            facts = change.facts or await self._round_facts(session, change.encounter_id, change.round)
+            facts = change.facts
+            if facts is None:  # the round's writer hands them over (rounds.py); a round without them is a bug
+                raise ValueError(f"round {change.round} of {change.encounter_id} was announced without its facts")
             return [
                 (kind, change.round, data)
                 for kind, data in round_events(
@@ -162,12 +161,6 @@ class Outbox:
         if change.kind == "declaration" and change.declared:
             return await self._complete(session, change.encounter_id)
         return []
-
-    @staticmethod
-    async def _round_facts(session: AsyncSession, encounter_id: str, number: int) -> dict[str, Any]:
-        """A round announced without its facts: read back in the transaction that wrote it."""
-        found = (await session.execute(ROUND_STATES, {"encounter_id": encounter_id, "number": number})).one()
-        return dict(found._mapping)
 
     async def _complete(self, session: AsyncSession, encounter_id: str) -> list[tuple[str, int | None, dict[str, Any]]]:
         """declarations.complete, once per round (a withdrawn and staged again declaration completes it again):

@@ -22,7 +22,21 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import ARRAY, Integer, Text, all_, bindparam, column, delete, func, insert, literal, select, update
+from sqlalchemy import (
+    ARRAY,
+    Integer,
+    Text,
+    Update,
+    all_,
+    bindparam,
+    column,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -78,8 +92,9 @@ async def write_round(database: Database, session: AsyncSession, write: RoundWri
 
 
 @functools.cache
-def _round_statement(with_clock: bool, probe: Any) -> Any:
-    """The round's one statement (one per clock shape and recorder, built and compiled once)."""
+def _guarded_move(with_clock: bool) -> Update:
+    """The round's compare-and-set: the encounter moves to the round's number and next version (and its
+    declaration deadline, `with_clock`) only if its version and staging counter are still those read."""
     moved: dict[str, Any] = {
         "version": bindparam("new_version"),
         "round": bindparam("number"),
@@ -87,7 +102,7 @@ def _round_statement(with_clock: bool, probe: Any) -> Any:
     }
     if with_clock:
         moved["declarations_due_at"] = bindparam("due")
-    guard = (
+    return (
         update(ENCOUNTERS)
         .where(
             ENCOUNTERS.c.id == bindparam("encounter_id"),
@@ -95,9 +110,13 @@ def _round_statement(with_clock: bool, probe: Any) -> Any:
             ENCOUNTERS.c.staging == bindparam("read_staging"),
         )
         .values(moved)
-        .returning(ENCOUNTERS.c.id)
-        .cte("moved")
     )
+
+
+@functools.cache
+def _round_statement(with_clock: bool, probe: Any) -> Any:
+    """The round's one statement (one per clock shape and recorder, built and compiled once)."""
+    guard = _guarded_move(with_clock).returning(ENCOUNTERS.c.id).cte("moved")
     taken = (
         delete(STAGED)
         .where(
@@ -172,23 +191,14 @@ async def _on_driver(database: Database, session: AsyncSession, write: RoundWrit
 
 # --- SQLite: the same writes, one statement each ---------------------------------------------------------
 
-GUARDED_MOVE = (
-    update(ENCOUNTERS)
-    .where(
-        ENCOUNTERS.c.id == bindparam("encounter_id"),
-        ENCOUNTERS.c.version == bindparam("read_version"),
-        ENCOUNTERS.c.staging == bindparam("read_staging"),
-    )
-    .values(version=bindparam("new_version"), round=bindparam("number"), updated_at=bindparam("now"))
-)
-
 
 async def _in_session(session: AsyncSession, write: RoundWrite) -> bool:
     keys = {"encounter_id": write.encounter_id, "read_version": write.read_version, "read_staging": write.read_staging}
     values = {"new_version": write.version, "number": write.number, "now": write.stored["created_at"]}
-    statement = GUARDED_MOVE.values(**write.clock) if write.clock else GUARDED_MOVE
+    if write.clock:
+        values["due"] = write.clock["declarations_due_at"]
     try:
-        moved = await session.execute(statement, {**keys, **values})
+        moved = await session.execute(_guarded_move(bool(write.clock)), {**keys, **values})
     except OperationalError as error:
         if is_sqlite_busy(error):
             raise StaleSnapshot(write.read_version) from error

@@ -17,7 +17,6 @@ and the use case decides between a 409 and reading again).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,8 +181,8 @@ async def _on_driver(database: Database, session: AsyncSession, write: RoundWrit
     if not moved:
         return False
     if frozenset(taken or ()) != write.taken:
-        found = sorted(taken or ())
-        raise StagedMeanwhile(f"encounter {write.encounter_id}: staged {found}, read {sorted(write.taken)}")
+        deleted = sorted(taken or ())
+        raise StagedMeanwhile(f"encounter {write.encounter_id}: staged {deleted}, read {sorted(write.taken)}")
     if recording:
         await changefeed.record(session, write.announced)
     return True
@@ -212,8 +211,3 @@ async def _in_session(session: AsyncSession, write: RoundWrite) -> bool:
     await insert_round(session, encounter_id=write.encounter_id, number=write.number, changes=write.announced, **row)
     await write_round_states(session, [dict(state) for state in write.states])
     return True
-
-
-def staged_taken(staged: Sequence[Any], waiting: Sequence[str]) -> frozenset[str]:
-    """Which of the snapshot's staged declarations the round takes (all but those still waiting)."""
-    return frozenset(row.combatant_id for row in staged if row.combatant_id not in waiting)

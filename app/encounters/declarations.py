@@ -200,10 +200,9 @@ def take_staged(
     The round's compare-and-set checks the staging counter with the version (store/round_writes.py):
     whatever changes a staged declaration (staging, withdrawing, removing a combatant, undo) moves one of
     them while holding the encounter's row, so the round writes only if `staged` is still what is staged."""
-    rows = staged
-    cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in rows]
+    cleared = [Change.of_declaration(encounter.id, row.combatant_id, False, version) for row in staged]
     declared = {d.combatant for d in round_in.declarations}
-    used = [row for row in rows if row.combatant_id not in declared]
+    used = [row for row in staged if row.combatant_id not in declared]
     if not used:
         return round_in, cleared
     stale = []

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.pool import QueuePool
 
 from app.config import Settings
-from app.platform.errors import Conflict, ServiceUnavailable
+from app.platform.errors import ServiceUnavailable, lost_race
 
 POSTGRES_DRIVER = "asyncpg"
 # SQLite: an execution option for connections that run one statement each, which SQLite makes atomic by
@@ -275,6 +275,17 @@ def make_engine(settings: Settings) -> AsyncEngine:
     )
 
 
+@asynccontextmanager
+async def _answering(connection: AsyncConnection) -> AsyncIterator[None]:
+    """Around a statement sent on the driver itself: a connection lost mid-statement is invalidated (the pool
+    forgets it, as SQLAlchemy's own execution would) and the request gets a 503."""
+    try:
+        yield
+    except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
+        await connection.invalidate()
+        raise ServiceUnavailable("The database did not answer.") from error
+
+
 class Database:
     """This worker's engine, its session factory, and single autocommitted statements."""
 
@@ -312,13 +323,9 @@ class Database:
         if self._compiled is None:
             return await self.rows(statement, dict(parameters))
         sql, names = self._compiled.get(statement) or self._compile(statement)
-        async with self.engine.connect() as connection:
+        async with self.engine.connect() as connection, _answering(connection):
             driver: Any = (await connection.get_raw_connection()).driver_connection
-            try:
-                found: Sequence[Sequence[Any]] = await driver.fetch(sql, *(parameters[name] for name in names))
-            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
-                await connection.invalidate()  # the pool forgets it, as SQLAlchemy's own execution would
-                raise ServiceUnavailable("The database did not answer.") from error
+            found: Sequence[Sequence[Any]] = await driver.fetch(sql, *(parameters[name] for name in names))
             return found
 
     @property
@@ -343,12 +350,10 @@ class Database:
             await adapted._start_transaction()
         driver: Any = raw.driver_connection
         try:
-            found: Sequence[Any] | None = await driver.fetchrow(sql, *(parameters[name] for name in names))
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
-            await connection.invalidate()
-            raise ServiceUnavailable("The database did not answer.") from error
+            async with _answering(connection):
+                found: Sequence[Any] | None = await driver.fetchrow(sql, *(parameters[name] for name in names))
         except asyncpg.IntegrityConstraintViolationError as error:
-            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
+            raise lost_race() from error
         return found
 
     def _compile(self, statement: Any) -> tuple[str, tuple[str, ...]]:

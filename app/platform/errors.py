@@ -37,6 +37,11 @@ class Conflict(ServiceError):
     status, type, title = 409, "conflict", "Conflict: re-read and resend"
 
 
+def lost_race() -> Conflict:
+    """A concurrent write reached the database first (a unique backstop, SQLite's lock): re-read and resend."""
+    return Conflict("A concurrent request changed this encounter first. Re-read it and resend.")
+
+
 class NotLatestRound(ServiceError):
     status, type, title = 409, "not-latest-round", "Only the latest round can be undone"
 

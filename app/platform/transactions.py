@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.platform.db import lock_at_first_statement
-from app.platform.errors import Conflict
+from app.platform.errors import Conflict, lost_race
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -94,5 +94,5 @@ async def write_transaction(session: AsyncSession) -> AsyncIterator[None]:
         if retrying.get() and is_sqlite_busy(error):
             raise StaleSnapshot() from error  # the use case runs again on a fresh snapshot
         if is_write_conflict(error):
-            raise Conflict("A concurrent request changed this encounter first. Re-read it and resend.") from error
+            raise lost_race() from error
         raise
